@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+
+/**
+ * The whole configuration, read once from the environment and validated at boot (CONTRACT 10).
+ * Nothing else in the code base reads `process.env`.
+ */
+export interface XaalisConfig {
+  port: number;
+  publicBaseUrl: string;
+  dataDir: string;
+  /** Unset: the embedded Postgres under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Set: EventStoreDB holds the streams; unset: the Postgres event store. */
+  eventStoreUrl: string | undefined;
+  /** Set: Kafka between the apps; unset: the in-process bus. */
+  kafkaBrokers: string[] | undefined;
+  aggregatorMode: boolean;
+  sandboxSettleMs: number;
+  webhookAllowedHosts: string[];
+  webhookRetryBaseMs: number;
+  exchangeEnabled: boolean;
+  /** Key of the HMAC under which API-key secrets are stored. */
+  secretHashKey: string | undefined;
+  /** Secret the auth library signs session cookies with. */
+  authSecret: string | undefined;
+  /** Requests per second and burst per credential, and per IP on public and sign-in routes. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  ipRateLimitPerSecond: number;
+  ipRateLimitBurst: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Tests make Kafka consumers poll fast; production keeps the kafkajs default. */
+  kafkaMaxWaitMs: number;
+  /** A test run that needs kcat or Postgres fails instead of skipping. */
+  requireServices: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): XaalisConfig {
+  const problems: string[] = [];
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const list = (name: string): string[] | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0);
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+    } catch {
+      problems.push(`${name} is not a URL`);
+    }
+    return raw;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of debug, info, warn, error, silent`);
+  }
+  const config: XaalisConfig = {
+    port,
+    publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: resolve(text('DATA_DIR') ?? '.data'),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    eventStoreUrl: url('EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'postgres:', 'postgresql:']),
+    kafkaBrokers: list('KAFKA_BROKERS'),
+    aggregatorMode: bool('AGGREGATOR_MODE', true),
+    sandboxSettleMs: int('SANDBOX_SETTLE_MS', 2000, 0, 86_400_000),
+    webhookAllowedHosts: (list('WEBHOOK_ALLOWED_HOSTS') ?? []).map((host) => host.toLowerCase()),
+    webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
+    exchangeEnabled: bool('EXCHANGE_ENABLED', true),
+    secretHashKey: text('SECRET_HASH_KEY'),
+    authSecret: text('AUTH_SECRET'),
+    rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),
+    rateLimitBurst: int('RATE_LIMIT_BURST', 200, 1, 1_000_000),
+    ipRateLimitPerSecond: int('IP_RATE_LIMIT_PER_SECOND', 10, 1, 1_000_000),
+    ipRateLimitBurst: int('IP_RATE_LIMIT_BURST', 30, 1, 1_000_000),
+    logLevel: logLevel as XaalisConfig['logLevel'],
+    kafkaMaxWaitMs: int('KAFKA_MAX_WAIT_MS', 5000, 1, 60_000),
+    requireServices: bool('XAALIS_REQUIRE_SERVICES', false),
+  };
+  if (config.secretHashKey !== undefined && config.secretHashKey.length < 32) {
+    problems.push('SECRET_HASH_KEY must be at least 32 characters');
+  }
+  if (config.authSecret !== undefined && config.authSecret.length < 32) {
+    problems.push('AUTH_SECRET must be at least 32 characters');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+
+/** Crockford base32: sortable, no ambiguous letters. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export const ID_PREFIXES = {
+  merchant: 'mer',
+  user: 'usr',
+  payment: 'pay',
+  refund: 're',
+  subscription: 'sub',
+  invoice: 'in',
+  payout: 'po',
+  agentWallet: 'aw',
+  agentKey: 'agk',
+  apiKey: 'key',
+  webhookEndpoint: 'we',
+  event: 'evt',
+  webhookDelivery: 'whd',
+  exchange: 'ex',
+  exchangeQuote: 'exq',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastTime = -1;
+let lastRandom = Buffer.alloc(10);
+
+/**
+ * A ULID: 48 bits of milliseconds then 80 random bits, 26 characters. Within one millisecond the
+ * random part is incremented so ids made by one process stay strictly ordered.
+ */
+export function ulid(now: number = Date.now()): string {
+  let random: Buffer;
+  if (now === lastTime) {
+    random = Buffer.from(lastRandom);
+    for (let i = random.length - 1; i >= 0; i--) {
+      random[i] = (random[i] + 1) & 0xff;
+      if (random[i] !== 0) break;
+    }
+  } else {
+    random = randomBytes(10);
+  }
+  lastTime = now;
+  lastRandom = random;
+  let out = '';
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  let bits = 0;
+  let value = 0;
+  for (const byte of random) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return out;
+}
+
+export function newId(kind: IdKind, now?: number): string {
+  return `${ID_PREFIXES[kind]}_${ulid(now)}`;
+}
+
+export function hasPrefix(id: string, kind: IdKind): boolean {
+  return id.startsWith(`${ID_PREFIXES[kind]}_`);
+}

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './ids';
+export * from './secrets';
+export * from './clock';
+export * from './decider';
+export * from './mode';

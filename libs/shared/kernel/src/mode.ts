@@ -1,0 +1,4 @@
+export const MODES = ['test', 'live'] as const;
+export type Mode = (typeof MODES)[number];
+export const isMode = (value: unknown): value is Mode => value === 'test' || value === 'live';
+export const livemode = (mode: Mode): boolean => mode === 'live';
