@@ -1,0 +1,69 @@
+// Boundaries are tags (STYLE 5): every project has scope:* and type:* in its project.json, and
+// @nx/enforce-module-boundaries refuses an import that crosses them.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const scopes = ['gateway', 'payments', 'billing', 'payouts', 'webhooks'];
+
+export default [
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/generated/**', '.nx/**', 'tmp/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            ...scopes.map((scope) => ({
+              sourceTag: `scope:${scope}`,
+              onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+            })),
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // The composition roots (embedded process, launchers) assemble every context.
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['*'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
+            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra'] },
+            {
+              sourceTag: 'type:application',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:application'],
+            },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:testing', 'type:application'],
+            },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']",
+          message: 'Focused tests must not be committed.',
+        },
+        {
+          selector: "ImportDeclaration[source.value=/^(\\.\\.\\/){4,}/]",
+          message: 'Reach fixtures through a path alias (@xaalis/testing), not ../../../../.',
+        },
+      ],
+    },
+  },
+  {
+    // Config is read once (STYLE 8): only the config library and tooling read process.env.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/shared/config/**', '**/*.spec.ts', 'libs/shared/testing/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through @xaalis/config.' },
+      ],
+    },
+  },
+];
