@@ -5,6 +5,43 @@ import tseslint from 'typescript-eslint';
 
 const scopes = ['gateway', 'payments', 'billing', 'payouts', 'webhooks'];
 
+/** Tests (any `*.spec.ts`) may also use the fixtures of `type:testing` libraries. */
+const typeConstraints = (testing) => {
+  const plus = (tags) => (testing ? [...tags, 'type:testing'] : tags);
+  return [
+    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: plus(['type:domain']) },
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: plus(['type:domain', 'type:contracts']) },
+    { sourceTag: 'type:infra', onlyDependOnLibsWithTags: plus(['type:domain', 'type:contracts', 'type:infra']) },
+    {
+      sourceTag: 'type:application',
+      onlyDependOnLibsWithTags: plus(['type:domain', 'type:contracts', 'type:infra', 'type:application']),
+    },
+    {
+      sourceTag: 'type:testing',
+      onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:testing', 'type:application'],
+    },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
+  ];
+};
+
+const boundaries = (testing) => [
+  'error',
+  {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      ...scopes.map((scope) => ({
+        sourceTag: `scope:${scope}`,
+        onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
+      })),
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      // The composition roots (embedded process, launchers) assemble every context.
+      { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['*'] },
+      ...typeConstraints(testing),
+    ],
+  },
+];
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/generated/**', '.nx/**', 'tmp/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
@@ -12,34 +49,7 @@ export default [
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            ...scopes.map((scope) => ({
-              sourceTag: `scope:${scope}`,
-              onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared'],
-            })),
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            // The composition roots (embedded process, launchers) assemble every context.
-            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['*'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'] },
-            { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra'] },
-            {
-              sourceTag: 'type:application',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:application'],
-            },
-            {
-              sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:infra', 'type:testing', 'type:application'],
-            },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['*'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(false),
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
@@ -54,6 +64,10 @@ export default [
         },
       ],
     },
+  },
+  {
+    files: ['**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(true) },
   },
   {
     // Config is read once (STYLE 8): only the config library and tooling read process.env.

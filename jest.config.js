@@ -36,6 +36,8 @@ const ESM_PACKAGES = [
   '@borewit',
   'zod',
   '@standard-schema',
+  'cookie',
+  'content-disposition',
 ];
 
 const base = {

@@ -1,0 +1,35 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { XaalisExceptionFilter } from '../errors/xaalis-exception.filter';
+import { HttpMetrics } from '../observability/http-metrics';
+import { createValidationPipe } from '../validation/validation-pipe';
+import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parsers';
+
+/**
+ * Applies the shared HTTP edge to an app built on `createFastifyAdapter()` whose module imports
+ * `HttpEdgeModule`. Call once, before `app.init()` / `listen()`.
+ *
+ * - Bodies are JSON only: a catch-all parser answers any other media type with 415 (it also keeps
+ *   Nest from adding its urlencoded parser), and accepts an empty body whatever its type.
+ * - The exception filter and validation pipe are global, so Fastify's own failures (unknown route,
+ *   413) get the same envelope as the handlers'.
+ * - Every response is counted by method, route pattern and status.
+ */
+export function configureHttpApp(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  // Fastify parses text/plain by default; only ours remain.
+  fastify.removeAllContentTypeParsers();
+  app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT_BYTES }, jsonBodyParser(fastify));
+  app.useBodyParser('*', { bodyLimit: BODY_LIMIT_BYTES }, otherBodyParser);
+  app.useGlobalFilters(app.get(XaalisExceptionFilter));
+  app.useGlobalPipes(createValidationPipe());
+
+  const metrics = app.get(HttpMetrics);
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.observe(
+      request.method,
+      request.routeOptions.url,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+  });
+}

@@ -1,0 +1,305 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@xaalis/config';
+import {
+  DEFAULT_TEST_DATABASE_URL,
+  type TestDatabase,
+  createTestDatabase,
+  describeWithPostgres,
+} from '../test-support/test-postgres';
+import { errorOf } from '../test-support/read-json';
+import { HandlerRuns, baseUrlOf, createTestApp } from '../test-support/test-app';
+import { IdempotencyStore } from './idempotency.store';
+import { fingerprintOf } from './request-fingerprint';
+
+const postgres = {
+  adminUrl: process.env['TEST_DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL,
+  requireServices: loadConfig().requireServices,
+};
+
+/** CONTRACT 3 over real HTTP and a real Postgres, one throwaway database for the suite. */
+describeWithPostgres('idempotency', postgres, () => {
+  let database: TestDatabase;
+  let app: NestFastifyApplication;
+  let base: string;
+  let runs: HandlerRuns;
+  let keyNumber = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(postgres.adminUrl);
+    app = await createTestApp({ pool: database.pool, edge: { idempotencyLeaseMs: 60_000 } });
+    base = baseUrlOf(app);
+    runs = app.get(HandlerRuns);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  const freshKey = () => `key-${Date.now()}-${(keyNumber += 1)}`;
+
+  function post(
+    path: string,
+    key: string | undefined,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    return fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'x-test-merchant': 'mer_1',
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  async function storedRow(key: string) {
+    const result = await database.pool.query(
+      `SELECT merchant_id, mode, operation, state, status_code, response_body FROM http_idempotency_keys WHERE key = $1`,
+      [key],
+    );
+    return result.rows;
+  }
+
+  it('replays the stored status and body byte for byte, with Idempotent-Replayed', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    const first = await post('/test/things', key, { amount: 100, metadata: { order: 'é-42' } });
+    const firstText = await first.text();
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+
+    const again = await post('/test/things', key, { amount: 100, metadata: { order: 'é-42' } });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(firstText))).toBe(true);
+    expect(runs.count).toBe(before + 1);
+
+    expect(await storedRow(key)).toEqual([
+      {
+        merchant_id: 'mer_1',
+        mode: 'test',
+        operation: 'POST /test/things',
+        state: 'done',
+        status_code: 201,
+        response_body: firstText,
+      },
+    ]);
+  });
+
+  it('takes the same JSON in another key order as the same request', async () => {
+    const key = freshKey();
+    await post(
+      '/test/things',
+      key,
+      '{"amount": 7, "customer": {"phone": "+221771234567", "name": "Awa"}}',
+    );
+    const again = await post(
+      '/test/things',
+      key,
+      '{"customer":{"name":"Awa","phone":"+221771234567"},"amount":7}',
+    );
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('answers the same key with another body with 409 idempotency_conflict', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    expect((await post('/test/things', key, { amount: 100 })).status).toBe(201);
+    const other = await post('/test/things', key, { amount: 101 });
+    expect(other.status).toBe(409);
+    expect((await errorOf(other)).code).toBe('idempotency_conflict');
+    expect(runs.count).toBe(before + 1);
+  });
+
+  it('answers the same key on another route with 409 idempotency_conflict', async () => {
+    const key = freshKey();
+    expect((await post('/test/things', key, { amount: 100 })).status).toBe(201);
+    const other = await post('/test/other-things', key, { amount: 100 });
+    expect(other.status).toBe(409);
+    expect(await errorOf(other)).toEqual({
+      code: 'idempotency_conflict',
+      message:
+        'This idempotency-key was already used for another operation or body. Use a new key for a new request.',
+    });
+  });
+
+  it('scopes keys by merchant and mode', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    await post('/test/things', key, { amount: 1 });
+    const otherMerchant = await post(
+      '/test/things',
+      key,
+      { amount: 1 },
+      { 'x-test-merchant': 'mer_2' },
+    );
+    const otherMode = await post('/test/things', key, { amount: 1 }, { 'x-test-mode': 'live' });
+    expect(otherMerchant.headers.get('idempotent-replayed')).toBeNull();
+    expect(otherMode.headers.get('idempotent-replayed')).toBeNull();
+    expect(runs.count).toBe(before + 3);
+  });
+
+  it('answers a second request while the first still runs with 409', async () => {
+    const key = freshKey();
+    const first = post('/test/things?delay_ms=400', key, { amount: 5 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const second = await post('/test/things?delay_ms=400', key, { amount: 5 });
+    expect(second.status).toBe(409);
+    expect((await errorOf(second)).message).toBe(
+      'A request with this idempotency key is still being processed. Retry later.',
+    );
+    expect((await first).status).toBe(201);
+  });
+
+  it('runs the handler exactly once for 20 concurrent requests with one key', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post('/test/things?delay_ms=50', key, { amount: 250 })),
+    );
+    const outcomes = await Promise.all(
+      responses.map(async (response) => ({
+        status: response.status,
+        replayed: response.headers.get('idempotent-replayed'),
+        text: await response.text(),
+      })),
+    );
+    expect(runs.count).toBe(before + 1);
+    const created = outcomes.filter((outcome) => outcome.status === 201);
+    const conflicts = outcomes.filter((outcome) => outcome.status === 409);
+    expect(created.length + conflicts.length).toBe(20);
+    expect(created.filter((outcome) => outcome.replayed === null)).toHaveLength(1);
+    expect(new Set(created.map((outcome) => outcome.text)).size).toBe(1);
+    for (const conflict of conflicts)
+      expect(JSON.parse(conflict.text).error.code).toBe('idempotency_conflict');
+  });
+
+  it('requires the header where the handler says so, and bounds its length', async () => {
+    const missing = await post('/test/things', undefined, { amount: 1 });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: {
+        code: 'validation_error',
+        message: 'The idempotency-key header is required for this operation.',
+        details: [{ field: 'idempotency-key', issue: 'is required for this operation' }],
+      },
+    });
+    const tooLong = await post('/test/things', 'k'.repeat(256), { amount: 1 });
+    expect(tooLong.status).toBe(400);
+    expect((await errorOf(tooLong)).details).toEqual([
+      { field: 'idempotency-key', issue: 'must be 1 to 255 characters' },
+    ]);
+    expect((await post('/test/things', 'k'.repeat(255), { amount: 1 })).status).toBe(201);
+    const optional = await post('/test/optional-key', undefined);
+    expect(optional.status).toBe(201);
+  });
+
+  it('does not store a 400, so the same key can then carry a valid request', async () => {
+    const key = freshKey();
+    const invalid = await post('/test/things', key, { amount: '100' });
+    expect(invalid.status).toBe(400);
+    expect(await storedRow(key)).toEqual([]);
+    const valid = await post('/test/things', key, { amount: 100 });
+    expect(valid.status).toBe(201);
+    expect(valid.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('does not store a 500, so a retry runs again', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    expect((await post('/test/boom', key)).status).toBe(500);
+    expect((await post('/test/boom', key)).status).toBe(500);
+    expect(runs.count).toBe(before + 2);
+    expect(await storedRow(key)).toEqual([]);
+  });
+
+  it('stores and replays a final failure such as a 404', async () => {
+    const key = freshKey();
+    const before = runs.count;
+    const first = await post('/test/fail/not_found', key);
+    const firstText = await first.text();
+    const again = await post('/test/fail/not_found', key);
+    expect(again.status).toBe(404);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(firstText);
+    expect(runs.count).toBe(before + 1);
+  });
+
+  it('replays an empty 204', async () => {
+    const key = freshKey();
+    expect((await post('/test/empty', key)).status).toBe(204);
+    const again = await post('/test/empty', key);
+    expect(again.status).toBe(204);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe('');
+  });
+
+  describe('a running key left by a crashed process', () => {
+    async function leaveRunningRow(key: string, lockedUntil: string) {
+      await database.pool.query(
+        `INSERT INTO http_idempotency_keys (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
+         VALUES ('mer_1', 'test', $1, 'POST /test/things', $2, 'running', gen_random_uuid(), now() + $3::interval)`,
+        [key, fingerprintOf({ params: {}, query: {}, body: { amount: 9 } }), lockedUntil],
+      );
+    }
+
+    it('is taken over once its lease has expired', async () => {
+      const key = freshKey();
+      await leaveRunningRow(key, '-1 second');
+      const before = runs.count;
+      const retry = await post('/test/things', key, { amount: 9 });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect(runs.count).toBe(before + 1);
+      expect((await storedRow(key))[0]).toMatchObject({ state: 'done', status_code: 201 });
+    });
+
+    it('is respected while its lease runs', async () => {
+      const key = freshKey();
+      await leaveRunningRow(key, '1 minute');
+      const retry = await post('/test/things', key, { amount: 9 });
+      expect(retry.status).toBe(409);
+    });
+  });
+
+  describe('IdempotencyStore', () => {
+    it('does not let a request whose lease was taken over overwrite the outcome', async () => {
+      const store = app.get(IdempotencyStore);
+      const scope = { merchantId: 'mer_store', mode: 'test' as const, key: freshKey() };
+      const begun = await store.begin({ ...scope, operation: 'POST /x', requestHash: 'h' });
+      expect(begun.kind).toBe('started');
+      expect(await store.complete(scope, '00000000-0000-0000-0000-000000000000', 200, '{}')).toBe(
+        false,
+      );
+      if (begun.kind !== 'started') throw new Error('expected a claim');
+      expect(await store.complete(scope, begun.lockToken, 200, '{"ok":true}')).toBe(true);
+      expect(await store.begin({ ...scope, operation: 'POST /x', requestHash: 'h' })).toEqual({
+        kind: 'replay',
+        statusCode: 200,
+        body: '{"ok":true}',
+      });
+    });
+
+    it('deletes keys past the retention and keeps the others', async () => {
+      const store = app.get(IdempotencyStore);
+      const old = freshKey();
+      const recent = freshKey();
+      await database.pool.query(
+        `INSERT INTO http_idempotency_keys (merchant_id, mode, key, operation, request_hash, state, status_code, response_body, created_at)
+         VALUES ('mer_gc', 'test', $1, 'POST /x', 'h', 'done', 200, '{}', now() - interval '25 hours'),
+                ('mer_gc', 'test', $2, 'POST /x', 'h', 'done', 200, '{}', now() - interval '23 hours')`,
+        [old, recent],
+      );
+      expect(await store.deleteOlderThan(24 * 3_600_000)).toBeGreaterThanOrEqual(1);
+      const left = await database.pool.query(
+        `SELECT key FROM http_idempotency_keys WHERE merchant_id = 'mer_gc'`,
+      );
+      expect(left.rows).toEqual([{ key: recent }]);
+    });
+  });
+});

@@ -1,0 +1,26 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+
+export const DEFAULT_LIST_LIMIT = 20;
+export const MAX_LIST_LIMIT = 100;
+
+/**
+ * CONTRACT 4 query of every list endpoint; extend it with the endpoint's own filters. Query values
+ * are strings, so `limit` is converted here explicitly (the global pipe converts nothing itself).
+ */
+export class ListQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_LIST_LIMIT)
+  limit: number = DEFAULT_LIST_LIMIT;
+
+  @ApiPropertyOptional({ description: 'Id of the last object of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  starting_after?: string;
+}

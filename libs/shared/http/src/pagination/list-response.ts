@@ -1,0 +1,36 @@
+import { DomainError } from '@xaalis/kernel';
+
+export interface ListResponse<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * CONTRACT 4 list wrapper. Callers fetch `limit + 1` rows, newest first: the extra row only says
+ * whether there is a next page and is not returned.
+ */
+export function toListResponse<Row, Item = Row>(
+  rows: readonly Row[],
+  limit: number,
+  toItem: (row: Row) => Item = (row) => row as unknown as Item,
+): ListResponse<Item> {
+  return {
+    object: 'list',
+    data: rows.slice(0, limit).map(toItem),
+    has_more: rows.length > limit,
+  };
+}
+
+/** An unknown `starting_after` is a 404 (CONTRACT 4), like any id the caller cannot see. */
+export function unknownCursor(startingAfter: string): DomainError {
+  return new DomainError('not_found', `No such object: ${startingAfter} (starting_after).`, {
+    param: 'starting_after',
+  });
+}
+
+/** Returns the cursor row looked up for `starting_after`, or throws the CONTRACT 4 404. */
+export function requireCursor<T>(row: T | null | undefined, startingAfter: string): T {
+  if (row === null || row === undefined) throw unknownCursor(startingAfter);
+  return row;
+}
