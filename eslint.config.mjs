@@ -66,6 +66,12 @@ export default [
     },
   },
   {
+    // Plain Node scripts (postinstall, launchers) are CommonJS.
+    files: ['**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['**/*.spec.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(true) },
   },

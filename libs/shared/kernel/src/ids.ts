@@ -24,7 +24,7 @@ export const ID_PREFIXES = {
 export type IdKind = keyof typeof ID_PREFIXES;
 
 let lastTime = -1;
-let lastRandom = Buffer.alloc(10);
+let lastRandom: Buffer = Buffer.alloc(10);
 
 /**
  * A ULID: 48 bits of milliseconds then 80 random bits, 26 characters. Within one millisecond the

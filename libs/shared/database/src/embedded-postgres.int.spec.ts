@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { findPostgresBinaries, postgresUser } from './embedded-postgres-binaries';
+import { isAlive, readPostmasterPid } from './postmaster-pid';
+
+const binariesMissing = (() => {
+  try {
+    findPostgresBinaries();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+})();
+
+const describeEmbedded = binariesMissing === undefined ? describe : describe.skip;
+if (binariesMissing !== undefined) console.warn(`Embedded Postgres tests skipped: ${binariesMissing}`);
+
+async function query<T>(url: string, sql: string): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+const ROOT = resolve(__dirname, '../../../..');
+
+/** Another process serving the data dir, as the running service would. */
+function startInChild(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'tools/scripts/run.js'), join(__dirname, 'testing/embedded-postgres-child.ts'), dataDir],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolveChild, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('READY')) resolveChild(child);
+    });
+    child.once('exit', (code) => reject(new Error(`child exited with ${code}`)));
+  });
+}
+
+describeEmbedded('startEmbeddedPostgres', () => {
+  let dataDir: string;
+  const servers: EmbeddedPostgres[] = [];
+  const start = async (options: { port?: number } = {}) => {
+    const server = await startEmbeddedPostgres({ dataDir, ...options });
+    servers.push(server);
+    return server;
+  };
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'xaalis-embedded-'));
+  });
+
+  afterEach(async () => {
+    for (const server of servers.splice(0).reverse()) await server.stop();
+    const leftover = readPostmasterPid(join(dataDir, 'pg'));
+    if (leftover !== undefined && isAlive(leftover.pid)) process.kill(leftover.pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('initialises on first start and keeps data and port across restarts', async () => {
+    const first = await start();
+    expect(first.ownsServer).toBe(true);
+    expect(first.url).toMatch(new RegExp(`^postgres://postgres:[0-9a-f]+@127\\.0\\.0\\.1:${first.port}/xaalis$`));
+    await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$before restart$$)');
+    await first.stop();
+    expect(readPostmasterPid(join(dataDir, 'pg'))).toBeUndefined();
+
+    const second = await start();
+
+    expect(second.port).toBe(first.port);
+    expect(await query(second.url, 'SELECT v FROM kept')).toEqual([{ v: 'before restart' }]);
+    expect(JSON.parse(readFileSync(join(dataDir, 'pg.json'), 'utf8'))).toEqual(
+      expect.objectContaining({ port: first.port, ownerPid: process.pid }),
+    );
+  });
+
+  it('uses the port it is given', async () => {
+    const port = await freePort();
+
+    const server = await start({ port });
+
+    expect(server.port).toBe(port);
+    expect(await query(server.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('removes a stale postmaster.pid whose pid now belongs to another program', async () => {
+    const server = await start();
+    await server.stop();
+    // As after a crash and a reboot: the pid in the file is now some other process of the user
+    // the server runs as, which Postgres would take for a running postmaster.
+    const runAs = postgresUser();
+    const other = spawn('sleep', ['30'], { ...runAs, stdio: 'ignore' });
+    try {
+      const lockFile = `${other.pid}\n${dataDir}/pg\n0\n${server.port}\n\n127.0.0.1\n0 0\nready   \n`;
+      writeFileSync(join(dataDir, 'pg', 'postmaster.pid'), lockFile);
+
+      const again = await start();
+
+      expect(await query(again.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(again.ownsServer).toBe(true);
+      expect(readPostmasterPid(join(dataDir, 'pg'))?.pid).not.toBe(other.pid);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('recovers after the server itself was killed (stale postmaster.pid)', async () => {
+    const server = await start();
+    await query(server.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
+    const { pid } = readPostmasterPid(join(dataDir, 'pg'))!;
+    process.kill(pid, 'SIGKILL');
+    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(true);
+    await server.stop();
+
+    const again = await start();
+
+    expect(await query(again.url, 'SELECT v FROM kept')).toEqual([{ v: 42 }]);
+  });
+
+  it('connects to a server another live process runs, and adopts it once that process is killed', async () => {
+    const child = await startInChild(dataDir);
+    try {
+      const visitor = await start();
+      expect(visitor.ownsServer).toBe(false);
+      await query(visitor.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$from the visitor$$)');
+      await visitor.stop();
+      const serving = readPostmasterPid(join(dataDir, 'pg'))!;
+      expect(isAlive(serving.pid)).toBe(true);
+
+      const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+      child.kill('SIGKILL');
+      await exited;
+      expect(isAlive(serving.pid)).toBe(true); // orphaned, still serving
+
+      const heir = await start();
+      expect(heir.ownsServer).toBe(true);
+      expect(heir.port).toBe(serving.port);
+      expect(await query(heir.url, 'SELECT v FROM kept')).toEqual([{ v: 'from the visitor' }]);
+      await heir.stop();
+      expect(isAlive(serving.pid)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

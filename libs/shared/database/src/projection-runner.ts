@@ -1,0 +1,283 @@
+import type { EventStore, RecordedEvent } from '@xaalis/event-store';
+import { PrismaCheckpointStore, type CheckpointStore } from './checkpoints';
+import type { Projection } from './projection';
+import type { PrismaClient } from './prisma';
+
+export interface ProjectionRunnerOptions {
+  store: EventStore;
+  prisma: PrismaClient;
+  projections: Projection[];
+  /** Events per transaction. Default 500. */
+  batchSize?: number;
+  /** Default: `projection_checkpoints` through `prisma`. Unit tests pass a double. */
+  checkpoints?: CheckpointStore;
+  /** A batch that failed (it was rolled back and will be retried). Default: console.error. */
+  onError?: (projection: string, error: unknown) => void;
+  /** How long the background loop sleeps when nothing is appended. Default 1000 ms. */
+  idleWaitMs?: number;
+  /** Per batch transaction. Default 60 s. */
+  batchTimeoutMs?: number;
+  /** For the single transaction of a rebuild. Default 6 h. */
+  rebuildTimeoutMs?: number;
+}
+
+export interface RebuildProgress {
+  projection: string;
+  events: number;
+  position: string | null;
+}
+
+export type RebuildResult = RebuildProgress;
+
+/** Positions of one store compare as plain strings; null is before everything. */
+const later = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a >= b ? a : b);
+const reached = (position: string | null, target: string): boolean => position !== null && position >= target;
+
+type BatchOutcome = { busy: true } | { busy: false; applied: number; position: string | null };
+
+/**
+ * Keeps projections up to date with the event store. Each batch is applied in one transaction
+ * that also moves the projection's checkpoint, with the checkpoint row locked and re-read inside
+ * it, so any number of runners (one per app process) never apply an event twice.
+ *
+ * Read-your-writes needs one more fact than the checkpoints give: a projection that ignores a
+ * stream never moves its checkpoint past that stream's events. So the runner also tracks a
+ * frontier, a position up to which every event is visible in the store (the store never lets an
+ * event be read before those ordered ahead of it), and counts a projection as covered up to the
+ * frontier once a read made after the frontier was known came back short.
+ */
+export class ProjectionRunner {
+  private readonly store: EventStore;
+  private readonly projections: Projection[];
+  private readonly checkpoints: CheckpointStore;
+  private readonly batchSize: number;
+  private readonly onError: (projection: string, error: unknown) => void;
+  private readonly idleWaitMs: number;
+  private readonly batchTimeoutMs: number;
+  private readonly rebuildTimeoutMs: number;
+
+  private frontier: string | null = null;
+  private readonly covered = new Map<string, string | null>();
+  /** Work on one projection is serialised within this runner (other runners meet the row lock). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private walking: Promise<void> | undefined;
+  private ready: Promise<void> | undefined;
+  private loop: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+
+  constructor(options: ProjectionRunnerOptions) {
+    this.store = options.store;
+    this.projections = options.projections;
+    this.checkpoints = options.checkpoints ?? new PrismaCheckpointStore(options.prisma);
+    this.batchSize = options.batchSize ?? 500;
+    this.onError = options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
+    this.idleWaitMs = options.idleWaitMs ?? 1000;
+    this.batchTimeoutMs = options.batchTimeoutMs ?? 60_000;
+    this.rebuildTimeoutMs = options.rebuildTimeoutMs ?? 6 * 3600_000;
+    const names = new Set(this.projections.map((projection) => projection.name));
+    if (names.size !== this.projections.length) throw new Error('Projection names must be unique');
+  }
+
+  /** Starts the background loop; resolves once the checkpoints are known. */
+  async start(): Promise<void> {
+    if (this.loop !== undefined) return;
+    await this.init();
+    this.abort = new AbortController();
+    this.loop = this.runLoop(this.abort.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.abort?.abort();
+    await this.loop;
+    this.loop = undefined;
+    await Promise.allSettled([...this.queues.values()]);
+  }
+
+  /**
+   * Resolves once every projection has applied every event it cares about up to `position`
+   * (as returned by an append): a request can then read its own write from any read model.
+   */
+  async catchUpTo(position: string, options: { timeoutMs?: number } = {}): Promise<void> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    await this.init();
+    while (!reached(this.frontier, position)) {
+      const before = this.frontier;
+      await this.walkFrontier();
+      if (reached(this.frontier, position)) break;
+      checkDeadline(deadline, `event ${position} to become visible in the store`);
+      // Committed but not visible yet: an earlier transaction is still in flight.
+      if (this.frontier === before) await sleep(5);
+    }
+    await Promise.all(
+      this.projections.map(async (projection) => {
+        while (!reached(this.covered.get(projection.name) ?? null, position)) {
+          const done = await this.drain(projection);
+          if (!done) {
+            checkDeadline(deadline, `projection ${projection.name} (busy in another transaction) to reach ${position}`);
+            await sleep(20);
+          }
+        }
+      }),
+    );
+  }
+
+  /**
+   * Rebuilds a read model from all its events in ONE transaction: readers keep seeing the old
+   * rows until it commits, and other runners skip the projection meanwhile (its checkpoint row is
+   * locked), so the service stays up. Note the store's visibility rule: while this transaction
+   * runs, events appended after it started are not visible to any store reader.
+   */
+  async rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+    const projection = this.projections.find((candidate) => candidate.name === name);
+    if (projection === undefined) {
+      throw new Error(`No projection named ${name} (known: ${this.projections.map((p) => p.name).join(', ')})`);
+    }
+    await this.init();
+    return this.serialise(name, async () => {
+      const frontier = this.frontier;
+      const result = await this.checkpoints.withLock(name, { wait: true, timeoutMs: this.rebuildTimeoutMs }, async (tx) => {
+        await projection.reset(tx);
+        let position: string | null = null;
+        let events = 0;
+        for (;;) {
+          const batch = await this.read(projection, position);
+          for (const event of batch) await projection.apply(event, tx);
+          events += batch.length;
+          position = batch.at(-1)?.position ?? position;
+          onProgress?.({ projection: name, events, position });
+          if (batch.length < this.batchSize) return { projection: name, events, position };
+        }
+      });
+      if (result === undefined) throw new Error(`Projection ${name} has no checkpoint row`);
+      this.covered.set(name, later(frontier, result.position));
+      return result;
+    });
+  }
+
+  /** Brings every projection up to date once (what the loop does each round). */
+  async runOnce(): Promise<void> {
+    await this.init();
+    await this.walkFrontier();
+    const results = await Promise.allSettled(this.projections.map((projection) => this.drain(projection)));
+    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      const names = this.projections.map((projection) => projection.name);
+      await this.checkpoints.ensure(names);
+      for (const name of names) {
+        const position = await this.checkpoints.read(name);
+        this.covered.set(name, position);
+        // Whatever a checkpoint points at was visible, and so was everything before it.
+        this.frontier = later(this.frontier, position);
+      }
+    })().catch((error) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  private async runLoop(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      await this.walkFrontier().catch((error) => this.onError('(event store)', error));
+      const results = await Promise.allSettled(this.projections.map((projection) => this.drain(projection)));
+      results.forEach((result, index) => {
+        if (result.status === 'rejected') this.onError(this.projections[index]!.name, result.reason);
+      });
+      if (signal.aborted) break;
+      if (results.some((result) => result.status === 'rejected')) {
+        failures++;
+        await sleep(Math.min(30_000, 250 * 2 ** Math.min(failures, 7)), signal);
+        continue;
+      }
+      failures = 0;
+      await this.store.waitForAppend(this.frontier, this.idleWaitMs, signal).catch(() => sleep(this.idleWaitMs, signal));
+    }
+  }
+
+  /** Moves the frontier to the last visible event (one walker at a time). */
+  private walkFrontier(): Promise<void> {
+    this.walking ??= (async () => {
+      for (;;) {
+        const events = await this.store.readAll({ after: this.frontier, maxCount: this.batchSize });
+        this.frontier = later(this.frontier, events.at(-1)?.position ?? null);
+        if (events.length < this.batchSize) return;
+      }
+    })().finally(() => {
+      this.walking = undefined;
+    });
+    return this.walking;
+  }
+
+  /**
+   * Applies batches until a read comes back short. true: the projection is covered up to the
+   * frontier as it was when we began; false: another transaction holds its checkpoint.
+   */
+  private drain(projection: Projection): Promise<boolean> {
+    return this.serialise(projection.name, async () => {
+      for (;;) {
+        const frontier = this.frontier;
+        const outcome = await this.applyBatch(projection);
+        if (outcome.busy) return false;
+        const covered = later(this.covered.get(projection.name) ?? null, outcome.position);
+        if (outcome.applied < this.batchSize) {
+          this.covered.set(projection.name, later(covered, frontier));
+          return true;
+        }
+        this.covered.set(projection.name, covered);
+      }
+    });
+  }
+
+  private async applyBatch(projection: Projection): Promise<BatchOutcome> {
+    // Read outside the transaction first: when there is nothing to do, no lock is taken.
+    const seen = await this.checkpoints.read(projection.name);
+    let events = await this.read(projection, seen);
+    if (events.length === 0) return { busy: false, applied: 0, position: seen };
+    const result = await this.checkpoints.withLock(
+      projection.name,
+      { wait: false, timeoutMs: this.batchTimeoutMs },
+      async (tx, position) => {
+        // Another runner moved the checkpoint since we read it: what we read may be applied already.
+        if (position !== seen) events = await this.read(projection, position);
+        for (const event of events) await projection.apply(event, tx);
+        return { applied: events.length, position: events.at(-1)?.position ?? position };
+      },
+    );
+    if (result === undefined) return { busy: true };
+    this.frontier = later(this.frontier, result.position);
+    return { busy: false, ...result };
+  }
+
+  private read(projection: Projection, after: string | null): Promise<RecordedEvent[]> {
+    return this.store.readAll({ after, streamPrefixes: projection.streamPrefixes, maxCount: this.batchSize });
+  }
+
+  private serialise<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(name) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    this.queues.set(name, next);
+    return next;
+  }
+}
+
+function checkDeadline(deadline: number, waitingFor: string): void {
+  if (Date.now() > deadline) throw new Error(`Timed out waiting for ${waitingFor}`);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
