@@ -65,13 +65,14 @@ module.exports = {
       ...base,
       displayName: 'int',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'],
-      testTimeout: 60_000,
+      // testTimeout is not a per-project option; each tier sets its own in a setup file.
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-int.js'],
     },
     {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e.spec.ts'],
-      testTimeout: 180_000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-e2e.js'],
     },
   ],
 };

@@ -1,0 +1,107 @@
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+
+/** A reply as it crosses the broker: JSON text either way, so no object is shared between apps. */
+export type WireReply = { response: string } | { error: string };
+
+type RequestHandler = (json: string) => Promise<WireReply>;
+type EventHandler = (json: string) => Promise<void>;
+
+/** What Nest's own transports answer when no server handles a request pattern. */
+export const NO_MESSAGE_HANDLER =
+  'There is no matching message handler defined in the remote service.';
+
+export interface InProcessBrokerOptions {
+  /** Deliveries of one event to one group before the publish fails. Default 3. */
+  eventAttempts?: number;
+  /** Wait before the first redelivery; doubles each time. Default 20 ms. */
+  retryDelayMs?: number;
+}
+
+/**
+ * The bus of the embedded mode: one per process, shared by the five apps. It keeps the
+ * guarantees the apps get from Kafka:
+ *
+ * - a request goes to the one group that owns its pattern (a second owner is refused);
+ * - an event reaches every group subscribed to its topic, once per group;
+ * - everything crosses as JSON text.
+ *
+ * `publish` resolves only once every group has handled the event, and rejects if a group still
+ * fails after its retries. With no durable log behind it, that is what lets the forwarder keep
+ * its checkpoint until the event is really consumed (at least once, even across a crash).
+ * Events go only to groups subscribed when they are published: start every app's server before
+ * any forwarder.
+ */
+export class InProcessBroker {
+  private readonly owners = new Map<string, { group: string; handle: RequestHandler }>();
+  private readonly subscriptions = new Map<string, Map<string, EventHandler>>();
+  private readonly eventAttempts: number;
+  private readonly retryDelayMs: number;
+
+  constructor(options: InProcessBrokerOptions = {}) {
+    this.eventAttempts = options.eventAttempts ?? 3;
+    this.retryDelayMs = options.retryDelayMs ?? 20;
+  }
+
+  /**
+   * Registers the group as the one answerer of `pattern`; returns what undoes it. Another group
+   * is refused; the same group replaces its handler (the app restarted).
+   */
+  answer(pattern: string, group: string, handle: RequestHandler): () => void {
+    const owner = this.owners.get(pattern);
+    if (owner !== undefined && owner.group !== group) {
+      throw new Error(
+        `Request pattern "${pattern}" is already answered by ${owner.group}; ${group} may not answer it too.`,
+      );
+    }
+    const entry = { group, handle };
+    this.owners.set(pattern, entry);
+    return () => {
+      if (this.owners.get(pattern) === entry) this.owners.delete(pattern);
+    };
+  }
+
+  /** Subscribes the group to `topic`; returns what undoes it. */
+  subscribe(topic: string, group: string, handle: EventHandler): () => void {
+    const groups = this.subscriptions.get(topic) ?? new Map<string, EventHandler>();
+    groups.set(group, handle);
+    this.subscriptions.set(topic, groups);
+    return () => {
+      if (groups.get(group) === handle) groups.delete(group);
+    };
+  }
+
+  async request(pattern: string, json: string): Promise<WireReply> {
+    await nextTurn();
+    const owner = this.owners.get(pattern);
+    if (owner === undefined) return { error: JSON.stringify(NO_MESSAGE_HANDLER) };
+    return owner.handle(json);
+  }
+
+  async publish(topic: string, json: string): Promise<void> {
+    const groups = [...(this.subscriptions.get(topic)?.entries() ?? [])];
+    // Never inside the publisher's call stack: like a real broker, delivery happens later.
+    await nextTurn();
+    const results = await Promise.allSettled(
+      groups.map(([, handle]) => this.deliver(handle, json)),
+    );
+    const failed = groups
+      .filter((_, index) => results[index].status === 'rejected')
+      .map(([group]) => group);
+    if (failed.length > 0) {
+      throw new Error(
+        `Event on "${topic}" was not handled by ${failed.join(', ')} after ${this.eventAttempts} attempts.`,
+      );
+    }
+  }
+
+  private async deliver(handle: EventHandler, json: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await handle(json);
+      } catch (error) {
+        if (attempt >= this.eventAttempts) throw error;
+        await sleep(this.retryDelayMs * 2 ** (attempt - 1));
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import type { InProcessBroker } from './in-process-broker';
+
+/** An app's `ClientProxy` on the in-process bus. */
+export class InProcessClient extends ClientProxy {
+  constructor(private readonly broker: InProcessBroker) {
+    super();
+  }
+
+  async connect(): Promise<void> {}
+
+  close(): void {}
+
+  unwrap<T>(): T {
+    return this.broker as unknown as T;
+  }
+
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    let unsubscribed = false;
+    this.broker.request(this.normalizePattern(packet.pattern), JSON.stringify(packet.data)).then(
+      (reply) => {
+        if (unsubscribed) return;
+        if ('error' in reply) callback({ err: JSON.parse(reply.error) });
+        else callback({ response: JSON.parse(reply.response), isDisposed: true });
+      },
+      (err: unknown) => unsubscribed || callback({ err }),
+    );
+    return () => {
+      unsubscribed = true;
+    };
+  }
+
+  /** Completes once every subscribed app has handled the event (see `InProcessBroker`). */
+  protected async dispatchEvent<T>(packet: ReadPacket): Promise<T> {
+    await this.broker.publish(this.normalizePattern(packet.pattern), JSON.stringify(packet.data));
+    return undefined as T;
+  }
+}

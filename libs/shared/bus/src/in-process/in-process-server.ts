@@ -1,0 +1,96 @@
+import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import type { InProcessBroker, WireReply } from './in-process-broker';
+import { InProcessContext } from './in-process-context';
+
+export const IN_PROCESS_TRANSPORT = Symbol('xaalis-in-process');
+
+/**
+ * One app's side of the in-process bus: registers the app's `@MessagePattern` handlers as the
+ * owner of their patterns and its `@EventPattern` handlers as the app's group on their topics.
+ */
+export class InProcessServer extends Server implements CustomTransportStrategy {
+  override transportId = IN_PROCESS_TRANSPORT;
+  /** Event handler failures come back to us, so the broker can retry and report them. */
+  override readonly propagatesEventHandlerErrors = true;
+  private readonly registrations: Array<() => void> = [];
+
+  constructor(
+    private readonly broker: InProcessBroker,
+    readonly group: string,
+  ) {
+    super();
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    try {
+      for (const [pattern, handler] of this.getHandlers()) {
+        this.registrations.push(
+          handler.isEventHandler
+            ? this.broker.subscribe(pattern, this.group, (json) =>
+                this.handleEventJson(pattern, handler, json),
+              )
+            : this.broker.answer(pattern, this.group, (json) =>
+                this.handleRequestJson(pattern, handler, json),
+              ),
+        );
+      }
+    } catch (error) {
+      this.close();
+      return callback(error);
+    }
+    callback();
+  }
+
+  close(): void {
+    for (const unregister of this.registrations.splice(0)) unregister();
+  }
+
+  on(): never {
+    throw new Error('The in-process transport has no events to listen to.');
+  }
+
+  unwrap<T>(): T {
+    return this.broker as unknown as T;
+  }
+
+  private async handleRequestJson(
+    pattern: string,
+    handler: MessageHandler,
+    json: string,
+  ): Promise<WireReply> {
+    const context = new InProcessContext([pattern, this.group]);
+    try {
+      const result$ = this.transformToObservable(await handler(JSON.parse(json), context));
+      return {
+        response: JSON.stringify((await lastValueFrom(result$, { defaultValue: null })) ?? null),
+      };
+    } catch (error) {
+      // Nest's RPC filter already turned exceptions into `{status, message}`; a bare Error
+      // would serialize to `{}`, so it gets the same shape.
+      if (error instanceof Error) {
+        this.logger.error(error);
+        return { error: JSON.stringify({ status: 'error', message: 'Internal server error' }) };
+      }
+      return { error: JSON.stringify(error) };
+    }
+  }
+
+  private async handleEventJson(
+    pattern: string,
+    handler: MessageHandler,
+    json: string,
+  ): Promise<void> {
+    const context = new InProcessContext([pattern, this.group]);
+    try {
+      const result = await handler(JSON.parse(json), context);
+      await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+    } catch (error) {
+      this.logger.error(
+        `${this.group} failed to handle an event on "${pattern}"`,
+        error instanceof Error ? error.stack : error,
+      );
+      throw error;
+    }
+  }
+}
