@@ -1,0 +1,4 @@
+import { exitOnFailure, runStandaloneApp } from '@xaalis/runtime';
+import { BillingModule } from './billing.module';
+
+runStandaloneApp('billing', BillingModule).catch(exitOnFailure);

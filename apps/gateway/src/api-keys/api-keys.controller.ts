@@ -1,0 +1,87 @@
+import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CLOCK } from '@xaalis/config';
+import { Idempotent, ListQueryDto, toListResponse } from '@xaalis/http';
+import {
+  IdentityCommands,
+  IdentityQueries,
+  MerchantModeCaller,
+  Roles,
+  SessionAuth,
+  toApiKeyObject,
+} from '@xaalis/identity';
+import type { Clock } from '@xaalis/kernel';
+import { IdempotentSecretIssuance } from '../common/secret-once';
+import { RestrictedApiKeyDto } from './restricted-api-key.dto';
+import { RollApiKeyDto } from './roll-api-key.dto';
+
+/** Spec 4.4: keys of one merchant and mode. Writes are owner-only and need an idempotency key. */
+@ApiTags('dashboard: API keys')
+@Controller('dashboard/v1/merchants/:merchantId/:mode')
+@SessionAuth()
+@ApiParam({ name: 'merchantId' })
+@ApiParam({ name: 'mode', enum: ['test', 'live'] })
+export class ApiKeysController {
+  constructor(
+    private readonly commands: IdentityCommands,
+    private readonly queries: IdentityQueries,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Post('api-keys')
+  @Roles('owner')
+  @IdempotentSecretIssuance()
+  @ApiCreatedResponse({ description: 'A secret key; `secret_key` is shown this once.' })
+  issue(@MerchantModeCaller() caller: MerchantModeCaller) {
+    return this.commands.issueApiKey(caller.merchantId, caller.mode, 'secret', null);
+  }
+
+  @Get('api-keys')
+  @Roles('owner', 'developer')
+  @ApiOkResponse({ description: 'List of API keys, newest first; never a secret.' })
+  async list(@MerchantModeCaller() caller: MerchantModeCaller, @Query() query: ListQueryDto) {
+    const rows = await this.queries.apiKeys(caller.merchantId, caller.mode, {
+      limit: query.limit,
+      startingAfter: query.starting_after,
+    });
+    const now = this.clock.now();
+    return toListResponse(rows, query.limit, (row) => toApiKeyObject(row, now));
+  }
+
+  @Post('restricted-api-keys')
+  @Roles('owner')
+  @IdempotentSecretIssuance()
+  @ApiCreatedResponse({
+    description: 'A restricted key with its scopes; `secret_key` is shown this once.',
+  })
+  issueRestricted(
+    @MerchantModeCaller() caller: MerchantModeCaller,
+    @Body() body: RestrictedApiKeyDto,
+  ) {
+    return this.commands.issueApiKey(caller.merchantId, caller.mode, 'restricted', body.scopes);
+  }
+
+  @Post('api-keys/:id/roll')
+  @Roles('owner')
+  @IdempotentSecretIssuance()
+  @ApiParam({ name: 'id' })
+  @ApiCreatedResponse({
+    description: 'The new key (with `secret_key`, shown once) and `previous_key`.',
+  })
+  roll(
+    @MerchantModeCaller() caller: MerchantModeCaller,
+    @Param('id') id: string,
+    @Body() body: RollApiKeyDto,
+  ) {
+    return this.commands.rollApiKey(caller.merchantId, caller.mode, id, body.grace_hours ?? 0);
+  }
+
+  @Delete('api-keys/:id')
+  @Roles('owner')
+  @Idempotent({ required: true })
+  @ApiParam({ name: 'id' })
+  @ApiOkResponse({ description: 'The revoked key.' })
+  revoke(@MerchantModeCaller() caller: MerchantModeCaller, @Param('id') id: string) {
+    return this.commands.revokeApiKey(caller.merchantId, caller.mode, id);
+  }
+}

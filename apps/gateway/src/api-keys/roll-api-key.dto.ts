@@ -1,0 +1,17 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { MAX_GRACE_HOURS } from '@xaalis/identity';
+
+export class RollApiKeyDto {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_GRACE_HOURS,
+    default: 0,
+    description: 'Hours the old key keeps working; 0 stops it at once.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_GRACE_HOURS)
+  grace_hours?: number;
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { HttpEdgeModule } from '@xaalis/http';
+import { IdentityModule } from '@xaalis/identity';
+import { AccountController } from './account/account.controller';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { AuthController } from './auth/auth.controller';
+import { BalanceController } from './balance/balance.controller';
+import { MeController } from './me/me.controller';
+import { MerchantsController } from './merchants/merchants.controller';
+import { ProviderIdentitiesController } from './provider-identities/provider-identities.controller';
+
+/**
+ * The gateway's HTTP surface. CONFIG, CLOCK, PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT come from
+ * the global core module of the composition root (embedded or per-app main).
+ */
+@Module({
+  imports: [HttpEdgeModule.forRoot(), IdentityModule],
+  controllers: [
+    AuthController,
+    MeController,
+    MerchantsController,
+    ApiKeysController,
+    ProviderIdentitiesController,
+    AccountController,
+    BalanceController,
+  ],
+})
+export class GatewayModule {}

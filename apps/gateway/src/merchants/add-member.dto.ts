@@ -1,0 +1,16 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsIn, MaxLength } from 'class-validator';
+import type { MemberRole } from '@xaalis/identity';
+
+export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'developer'];
+
+export class AddMemberDto {
+  @ApiProperty({ format: 'email', description: 'Email of an existing user.' })
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+
+  @ApiProperty({ enum: MEMBER_ROLES })
+  @IsIn(MEMBER_ROLES)
+  role!: MemberRole;
+}

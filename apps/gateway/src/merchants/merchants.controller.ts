@@ -1,0 +1,42 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Idempotent } from '@xaalis/http';
+import {
+  CurrentUser,
+  IdentityCommands,
+  MerchantCaller,
+  Roles,
+  SessionAuth,
+  type CreatedMerchant,
+  type UserView,
+} from '@xaalis/identity';
+import { AddMemberDto } from './add-member.dto';
+import { CreateMerchantDto } from './create-merchant.dto';
+
+@ApiTags('dashboard: merchants')
+@Controller('dashboard/v1/merchants')
+@SessionAuth()
+export class MerchantsController {
+  constructor(private readonly commands: IdentityCommands) {}
+
+  /**
+   * Not idempotent on purpose: with no merchant yet, a key would be scoped to nobody, and a replay
+   * would hand one caller's webhook secret to another.
+   */
+  @Post()
+  @ApiCreatedResponse({
+    description: 'The merchant; `webhook_secret` is shown this once. The caller becomes owner.',
+  })
+  create(@CurrentUser() user: UserView, @Body() body: CreateMerchantDto): Promise<CreatedMerchant> {
+    return this.commands.createMerchant(user.id, body.name);
+  }
+
+  @Post(':merchantId/members')
+  @Roles('owner')
+  @Idempotent({ required: false })
+  @ApiParam({ name: 'merchantId' })
+  @ApiCreatedResponse({ description: '`{merchant_id, user_id, role}`' })
+  addMember(@MerchantCaller() caller: MerchantCaller, @Body() body: AddMemberDto) {
+    return this.commands.addMember(caller.merchantId, body.email, body.role);
+  }
+}

@@ -1,0 +1,132 @@
+import { Global, type LoggerService, Module, type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  BUS_CLIENT,
+  CLOCK,
+  CONFIG,
+  EVENT_STORE,
+  loadConfig,
+  PG_POOL,
+  PRISMA,
+  type XaalisConfig,
+} from '@xaalis/config';
+import { createPrismaClient, type PrismaClient } from '@xaalis/database';
+import { PostgresEventStore } from '@xaalis/event-store';
+import { configureHttpApp, createFastifyAdapter, setupOpenApi } from '@xaalis/http';
+import { FixedClock, randomToken } from '@xaalis/kernel';
+import { createTestDatabase, type TestDatabase } from '@xaalis/testing';
+import { of } from 'rxjs';
+import { GatewayModule } from '../gateway.module';
+
+/** Every line any logger wrote, to check that no secret ever reaches the logs. */
+export class CapturingLogger implements LoggerService {
+  readonly lines: string[] = [];
+  private write =
+    (level: string) =>
+    (message: unknown, ...rest: unknown[]) => {
+      this.lines.push(
+        [level, message, ...rest]
+          .map((part) => (typeof part === 'string' ? part : JSON.stringify(part)))
+          .join(' '),
+      );
+    };
+  log = this.write('log');
+  error = this.write('error');
+  warn = this.write('warn');
+  debug = this.write('debug');
+  verbose = this.write('verbose');
+  fatal = this.write('fatal');
+}
+
+/** What `payouts.balance.get` answers while the payouts app is not running: a fresh ledger. */
+export const zeroBalanceBus = {
+  requests: [] as Array<{ pattern: string; data: unknown }>,
+  connect: async () => undefined,
+  close: async () => undefined,
+  emit: () => of(undefined),
+  send(pattern: string, data: unknown) {
+    this.requests.push({ pattern, data });
+    return of({ ok: true, value: { available: 0, pending: 0 } });
+  },
+};
+
+export interface Gateway {
+  url: string;
+  app: NestFastifyApplication;
+  db: TestDatabase;
+  prisma: PrismaClient;
+  clock: FixedClock;
+  config: XaalisConfig;
+  logs: CapturingLogger;
+  close(): Promise<void>;
+}
+
+/**
+ * The GatewayModule on Fastify, listening on a random port, over a throwaway database with every
+ * migration, the Postgres event store, a clock the test moves, and a fake bus. The global core
+ * module stands in for the composition root's.
+ */
+export async function startGateway(env: Record<string, string> = {}): Promise<Gateway> {
+  const db = await createTestDatabase();
+  const prisma = createPrismaClient(db.pool);
+  const store = new PostgresEventStore(db.pool);
+  const clock = new FixedClock(new Date());
+  const config = loadConfig({
+    SECRET_HASH_KEY: randomToken(48),
+    AUTH_SECRET: randomToken(48),
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    WEBHOOK_ALLOWED_HOSTS: 'hooks.test',
+    IP_RATE_LIMIT_BURST: '1000',
+    ...env,
+  });
+
+  @Global()
+  @Module({})
+  class TestCoreModule {
+    static create(): DynamicModule {
+      const providers = [
+        { provide: CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
+        { provide: PG_POOL, useValue: db.pool },
+        { provide: PRISMA, useValue: prisma },
+        { provide: EVENT_STORE, useValue: store },
+        { provide: BUS_CLIENT, useValue: zeroBalanceBus },
+      ];
+      return {
+        module: TestCoreModule,
+        providers,
+        exports: providers.map((provider) => provider.provide),
+      };
+    }
+  }
+
+  @Module({ imports: [TestCoreModule.create(), GatewayModule] })
+  class TestRootModule {}
+
+  const logs = new CapturingLogger();
+  const app = await NestFactory.create<NestFastifyApplication>(
+    TestRootModule,
+    createFastifyAdapter(),
+    { logger: logs },
+  );
+  configureHttpApp(app);
+  setupOpenApi(app, { ui: false });
+  await app.listen(0, '127.0.0.1');
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  return {
+    url,
+    app,
+    db,
+    prisma,
+    clock,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await store.close();
+      await prisma.$disconnect();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { exitOnFailure, runStandaloneApp } from '@xaalis/runtime';
+import { WebhooksModule } from './webhooks.module';
+
+runStandaloneApp('webhooks', WebhooksModule).catch(exitOnFailure);

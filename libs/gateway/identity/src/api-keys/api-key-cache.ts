@@ -1,0 +1,59 @@
+/** What the bearer guard needs to know about a key, cached by the secret's hash. */
+export interface CachedKey {
+  keyId: string;
+  merchantId: string;
+  mode: string;
+  kind: 'secret' | 'restricted' | 'agent';
+  scopes: string[];
+  secretHash: string;
+  revokedAt: Date | null;
+  scheduledRevokeAt: Date | null;
+  /** Agent keys only. */
+  agentWalletId?: string;
+}
+
+interface Entry {
+  key: CachedKey | null;
+  expiresAtMs: number;
+}
+
+/**
+ * Saves a database round trip per request. Short-lived on purpose: a revoke in another process is
+ * seen within `ttlMs`; in this process `invalidate` makes it immediate. Unknown hashes are cached
+ * too, so a flood of made-up keys costs one query per hash per TTL. Bounded, oldest first out.
+ */
+export class ApiKeyCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** undefined: not cached (or expired); null: cached as unknown. */
+  get(secretHash: string, nowMs: number): CachedKey | null | undefined {
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (entry.expiresAtMs <= nowMs) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry.key;
+  }
+
+  set(secretHash: string, key: CachedKey | null, nowMs: number): void {
+    this.entries.delete(secretHash);
+    this.entries.set(secretHash, { key, expiresAtMs: nowMs + this.ttlMs });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  invalidate(keyId: string): void {
+    for (const [hash, entry] of this.entries) {
+      if (entry.key?.keyId === keyId) this.entries.delete(hash);
+    }
+  }
+}

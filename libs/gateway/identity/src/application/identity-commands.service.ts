@@ -1,0 +1,176 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, CONFIG, EVENT_STORE, type XaalisConfig } from '@xaalis/config';
+import { ProjectionRunner } from '@xaalis/database';
+import { type EventStore, handleCommand } from '@xaalis/event-store';
+import { type Clock, type Mode, newId, notFound } from '@xaalis/kernel';
+import { ApiKeyAuthenticator } from '../api-keys/api-key.authenticator';
+import { newApiKeySecret } from '../api-keys/api-key-secret';
+import type { MerchantCommand } from '../merchant/merchant.commands';
+import { merchantDecider } from '../merchant/merchant.decide';
+import { type ApiKeyKind, type MemberRole, merchantStream } from '../merchant/merchant.events';
+import { IDENTITY_PROJECTION_RUNNER } from '../read-model/identity-projections';
+import { IdentityQueries } from '../read-model/identity.queries';
+import { type ApiKeyObject, toApiKeyObject } from '../read-model/api-key.view';
+import { WebhookSecretCipher } from '../webhook-secret/webhook-secret-cipher';
+
+export interface CreatedMerchant {
+  object: 'merchant';
+  id: string;
+  name: string;
+  /** Shown this once (CONTRACT 5). */
+  webhook_secret: string;
+  created_at: string;
+}
+
+export type IssuedApiKey = ApiKeyObject & { secret_key: string };
+
+/**
+ * The write side of identity. Each command is decided on the merchant's stream, then the read
+ * model is caught up to the append before answering: a key works the moment it is returned.
+ * Secrets are made here (the decider stays pure) and leave only in the issuing response.
+ */
+@Injectable()
+export class IdentityCommands {
+  private readonly hashKey: string;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDENTITY_PROJECTION_RUNNER) private readonly projections: ProjectionRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) config: XaalisConfig,
+    private readonly cipher: WebhookSecretCipher,
+    private readonly queries: IdentityQueries,
+    private readonly authenticator: ApiKeyAuthenticator,
+  ) {
+    if (!config.secretHashKey) throw new Error('config.secretHashKey is required to issue secrets');
+    this.hashKey = config.secretHashKey;
+  }
+
+  async createMerchant(ownerUserId: string, name: string): Promise<CreatedMerchant> {
+    const now = this.clock.now();
+    const merchantId = newId('merchant', now.getTime());
+    const webhookSecret = WebhookSecretCipher.newSecret();
+    await this.run(merchantId, {
+      type: 'CreateMerchant',
+      data: {
+        merchantId,
+        name,
+        ownerUserId,
+        webhookSecretEncrypted: this.cipher.encrypt(webhookSecret, merchantId),
+        now,
+      },
+    });
+    return {
+      object: 'merchant',
+      id: merchantId,
+      name,
+      webhook_secret: webhookSecret,
+      created_at: now.toISOString(),
+    };
+  }
+
+  async addMember(merchantId: string, email: string, role: MemberRole) {
+    const userId = await this.queries.userIdByEmail(email);
+    if (!userId) throw notFound('user with this email');
+    await this.run(merchantId, {
+      type: 'AddMember',
+      data: { userId, role, now: this.clock.now() },
+    });
+    return { merchant_id: merchantId, user_id: userId, role };
+  }
+
+  async issueApiKey(
+    merchantId: string,
+    mode: Mode,
+    kind: ApiKeyKind,
+    scopes: string[] | null,
+  ): Promise<IssuedApiKey> {
+    const now = this.clock.now();
+    const keyId = newId('apiKey', now.getTime());
+    const made = newApiKeySecret(kind, mode, this.hashKey);
+    await this.run(merchantId, {
+      type: 'IssueApiKey',
+      data: {
+        keyId,
+        secretHash: made.secretHash,
+        displayPrefix: made.displayPrefix,
+        mode,
+        kind,
+        scopes,
+        now,
+      },
+    });
+    return this.issued(merchantId, mode, keyId, made.secret);
+  }
+
+  async rollApiKey(merchantId: string, mode: Mode, keyId: string, graceHours: number) {
+    const previous = await this.queries.apiKey(merchantId, mode, keyId);
+    const kind: ApiKeyKind = previous.kind === 'restricted' ? 'restricted' : 'secret';
+    const now = this.clock.now();
+    const newKeyId = newId('apiKey', now.getTime());
+    const made = newApiKeySecret(kind, mode, this.hashKey);
+    await this.run(merchantId, {
+      type: 'RollApiKey',
+      data: {
+        keyId,
+        mode,
+        kind,
+        newKey: { keyId: newKeyId, secretHash: made.secretHash, displayPrefix: made.displayPrefix },
+        graceHours,
+        now,
+      },
+    });
+    this.authenticator.forget(keyId);
+    const issued = await this.issued(merchantId, mode, newKeyId, made.secret);
+    return {
+      ...issued,
+      previous_key: toApiKeyObject(
+        await this.queries.apiKey(merchantId, mode, keyId),
+        this.clock.now(),
+      ),
+    };
+  }
+
+  async revokeApiKey(merchantId: string, mode: Mode, keyId: string): Promise<ApiKeyObject> {
+    await this.run(merchantId, {
+      type: 'RevokeApiKey',
+      data: { keyId, mode, now: this.clock.now() },
+    });
+    this.authenticator.forget(keyId);
+    return toApiKeyObject(await this.queries.apiKey(merchantId, mode, keyId), this.clock.now());
+  }
+
+  async updateAccount(merchantId: string, mode: Mode, webhookUrl: string): Promise<void> {
+    await this.run(merchantId, {
+      type: 'UpdateAccount',
+      data: { mode, webhookUrl, now: this.clock.now() },
+    });
+  }
+
+  async setWaveIdentity(merchantId: string, aggregatedMerchantId: string): Promise<void> {
+    await this.run(merchantId, {
+      type: 'SetWaveIdentity',
+      data: { aggregatedMerchantId, now: this.clock.now() },
+    });
+  }
+
+  private async issued(
+    merchantId: string,
+    mode: Mode,
+    keyId: string,
+    secret: string,
+  ): Promise<IssuedApiKey> {
+    const key = await this.queries.apiKey(merchantId, mode, keyId);
+    return { ...toApiKeyObject(key, this.clock.now()), secret_key: secret };
+  }
+
+  private async run(merchantId: string, command: MerchantCommand): Promise<void> {
+    const result = await handleCommand(
+      this.store,
+      merchantStream(merchantId),
+      merchantDecider,
+      command,
+    );
+    await this.projections.catchUpTo(result.position);
+  }
+}

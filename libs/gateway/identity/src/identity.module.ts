@@ -1,0 +1,107 @@
+import {
+  Inject,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { CONFIG, EVENT_STORE, PG_POOL, PRISMA, type XaalisConfig } from '@xaalis/config';
+import { type PrismaClient, ProjectionRunner } from '@xaalis/database';
+import type { EventStore } from '@xaalis/event-store';
+import type { Pool } from 'pg';
+import { ApiKeyCache } from './api-keys/api-key-cache';
+import { ApiKeyUsageRecorder } from './api-keys/api-key-usage.recorder';
+import { ApiKeyAuthenticator } from './api-keys/api-key.authenticator';
+import { IdentityCommands } from './application/identity-commands.service';
+import { AUTH } from './auth/auth.tokens';
+import { AuthService } from './auth/auth.service';
+import { createAuth } from './auth/better-auth';
+import { ApiKeyGuard } from './guards/api-key.guard';
+import { SessionGuard } from './guards/session.guard';
+import { IDENTITY_PROJECTION_RUNNER, identityProjections } from './read-model/identity-projections';
+import { IdentityQueries } from './read-model/identity.queries';
+import { WebhookSecretCipher } from './webhook-secret/webhook-secret-cipher';
+import { WebhookSecrets } from './webhook-secret/webhook-secrets.service';
+
+const required = (value: string | undefined, name: string): string => {
+  // The composition root generates and keeps both in embedded mode; elsewhere they are configured.
+  if (!value) throw new Error(`config.${name} must be set before the identity module starts`);
+  return value;
+};
+
+/**
+ * Keeps the identity read models following the merchant streams in the background, as a safety
+ * net: every command already catches them up before it answers.
+ */
+class IdentityProjectionLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(@Inject(IDENTITY_PROJECTION_RUNNER) private readonly runner: ProjectionRunner) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runner.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.runner.stop();
+  }
+}
+
+/**
+ * Identity and access: merchants, members and API keys (event-sourced), users and sessions
+ * (better-auth), and the two guards. Needs CONFIG, CLOCK, PG_POOL, PRISMA and EVENT_STORE from
+ * the composition root, and `RateLimits` from the global HTTP edge module.
+ */
+@Module({
+  providers: [
+    {
+      provide: AUTH,
+      inject: [PG_POOL, CONFIG],
+      useFactory: (pool: Pool, config: XaalisConfig) =>
+        createAuth({
+          pool,
+          secret: required(config.authSecret, 'authSecret'),
+          publicBaseUrl: config.publicBaseUrl,
+        }),
+    },
+    {
+      provide: WebhookSecretCipher,
+      inject: [CONFIG],
+      useFactory: (config: XaalisConfig) =>
+        new WebhookSecretCipher(required(config.secretHashKey, 'secretHashKey')),
+    },
+    {
+      provide: IDENTITY_PROJECTION_RUNNER,
+      inject: [EVENT_STORE, PRISMA],
+      useFactory: (store: EventStore, prisma: PrismaClient) => {
+        const logger = new Logger('IdentityProjections');
+        return new ProjectionRunner({
+          store,
+          prisma,
+          projections: identityProjections(),
+          onError: (name, error) =>
+            logger.error(`${name}: ${(error as Error).message ?? String(error)}`),
+        });
+      },
+    },
+    { provide: ApiKeyCache, useFactory: () => new ApiKeyCache() },
+    IdentityProjectionLifecycle,
+    AuthService,
+    IdentityQueries,
+    ApiKeyUsageRecorder,
+    ApiKeyAuthenticator,
+    IdentityCommands,
+    ApiKeyGuard,
+    SessionGuard,
+    WebhookSecrets,
+  ],
+  exports: [
+    AuthService,
+    IdentityQueries,
+    IdentityCommands,
+    ApiKeyAuthenticator,
+    ApiKeyGuard,
+    SessionGuard,
+    WebhookSecretCipher,
+    WebhookSecrets,
+  ],
+})
+export class IdentityModule {}

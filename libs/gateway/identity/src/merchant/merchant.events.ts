@@ -1,0 +1,92 @@
+import type { Mode } from '@xaalis/kernel';
+
+/**
+ * Facts of the merchant aggregate (stream `merchant-<mer_id>`). Secrets never appear here in clear:
+ * API keys only as their keyed hash and display prefix, the webhook secret only encrypted.
+ */
+export type MemberRole = 'owner' | 'developer';
+export type ApiKeyKind = 'secret' | 'restricted';
+
+export interface IssuedKey {
+  keyId: string;
+  mode: Mode;
+  kind: ApiKeyKind;
+  /** null for secret keys, the granted scopes for restricted keys. */
+  scopes: string[] | null;
+  secretHash: string;
+  displayPrefix: string;
+}
+
+export type MerchantCreated = {
+  type: 'MerchantCreated';
+  data: {
+    merchantId: string;
+    name: string;
+    ownerUserId: string;
+    /** AES-256-GCM ciphertext: the webhook dispatcher must sign with it, so a hash would not do. */
+    webhookSecretEncrypted: string;
+    createdAt: string;
+  };
+};
+
+export type MemberAdded = {
+  type: 'MemberAdded';
+  data: { merchantId: string; userId: string; role: MemberRole; addedAt: string };
+};
+
+export type AccountUpdated = {
+  type: 'AccountUpdated';
+  data: { merchantId: string; mode: Mode; webhookUrl: string; updatedAt: string };
+};
+
+export type WaveIdentitySet = {
+  type: 'WaveIdentitySet';
+  data: { merchantId: string; aggregatedMerchantId: string; setAt: string };
+};
+
+export type ApiKeyIssued = {
+  type: 'ApiKeyIssued';
+  data: IssuedKey & { merchantId: string; issuedAt: string };
+};
+
+export type ApiKeyRolled = {
+  type: 'ApiKeyRolled';
+  data: {
+    merchantId: string;
+    previousKeyId: string;
+    /** Equal to `rolledAt` when the grace is 0: the old key stops at once. */
+    scheduledRevokeAt: string;
+    newKey: IssuedKey;
+    rolledAt: string;
+  };
+};
+
+export type ApiKeyRevoked = {
+  type: 'ApiKeyRevoked';
+  data: { merchantId: string; keyId: string; revokedAt: string };
+};
+
+export type MerchantEvent =
+  | MerchantCreated
+  | MemberAdded
+  | AccountUpdated
+  | WaveIdentitySet
+  | ApiKeyIssued
+  | ApiKeyRolled
+  | ApiKeyRevoked;
+
+export type MerchantEventType = MerchantEvent['type'];
+
+export const MERCHANT_EVENT_TYPES: readonly MerchantEventType[] = [
+  'MerchantCreated',
+  'MemberAdded',
+  'AccountUpdated',
+  'WaveIdentitySet',
+  'ApiKeyIssued',
+  'ApiKeyRolled',
+  'ApiKeyRevoked',
+];
+
+export const MERCHANT_STREAM_PREFIX = 'merchant-';
+export const merchantStream = (merchantId: string): string =>
+  `${MERCHANT_STREAM_PREFIX}${merchantId}`;

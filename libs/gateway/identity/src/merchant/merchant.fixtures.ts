@@ -1,0 +1,56 @@
+import type { MerchantCommand } from './merchant.commands';
+import type { IssuedKey, MerchantEvent } from './merchant.events';
+
+/** Fixture builders for the merchant aggregate's given/when/then tests. */
+export const MERCHANT_ID = 'mer_01JD0000000000000000000000';
+export const OWNER_ID = 'usr_01JD0000000000000000000001';
+export const DEV_ID = 'usr_01JD0000000000000000000002';
+export const T0 = new Date('2026-11-22T10:00:00.000Z');
+
+export const merchantCreated = (at = T0): MerchantEvent => ({
+  type: 'MerchantCreated',
+  data: {
+    merchantId: MERCHANT_ID,
+    name: 'Boutique Ndiaye',
+    ownerUserId: OWNER_ID,
+    webhookSecretEncrypted: 'v1.iv.tag.cipher',
+    createdAt: at.toISOString(),
+  },
+});
+
+export const issuedKey = (overrides: Partial<IssuedKey> = {}): IssuedKey => ({
+  keyId: 'key_01JD0000000000000000000010',
+  mode: 'test',
+  kind: 'secret',
+  scopes: null,
+  secretHash: 'a'.repeat(64),
+  displayPrefix: 'sk_test_AbCd…WxYz',
+  ...overrides,
+});
+
+export const apiKeyIssued = (key: IssuedKey = issuedKey(), at = T0): MerchantEvent => ({
+  type: 'ApiKeyIssued',
+  data: { ...key, merchantId: MERCHANT_ID, issuedAt: at.toISOString() },
+});
+
+export const newKeyMaterial = (keyId = 'key_01JD0000000000000000000020') => ({
+  keyId,
+  secretHash: 'b'.repeat(64),
+  displayPrefix: 'sk_test_EfGh…StUv',
+});
+
+export const rollKey = (
+  keyId: string,
+  overrides: Partial<Extract<MerchantCommand, { type: 'RollApiKey' }>['data']> = {},
+): MerchantCommand => ({
+  type: 'RollApiKey',
+  data: {
+    keyId,
+    mode: 'test',
+    kind: 'secret',
+    newKey: newKeyMaterial(),
+    graceHours: 0,
+    now: T0,
+    ...overrides,
+  },
+});

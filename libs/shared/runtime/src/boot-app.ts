@@ -1,0 +1,45 @@
+import { Module, type LoggerService, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BusModule, busServerStrategy, type BusOptions } from '@xaalis/bus';
+import type { AppName } from '@xaalis/contracts';
+import { configureHttpApp, createFastifyAdapter, setupOpenApi } from '@xaalis/http';
+import { CoreModule } from './core.module';
+import type { Infrastructure } from './infrastructure';
+
+export interface BootOptions {
+  app: AppName;
+  /** The app's root module (GatewayModule, PaymentsModule, …). */
+  module: Type<unknown>;
+  infra: Infrastructure;
+  bus: BusOptions;
+  /** Listen for HTTP on this port (0: any free port); undefined: no HTTP listener. */
+  port?: number;
+  host?: string;
+  openApi?: boolean;
+  logger?: LoggerService | false;
+}
+
+/**
+ * Builds one app the same way in both modes: its module over the shared infrastructure, its bus
+ * client, its bus handlers connected as a microservice, and (when given a port) the HTTP edge.
+ */
+export async function bootApp(options: BootOptions): Promise<NestFastifyApplication> {
+  @Module({
+    imports: [CoreModule.forRoot(options.infra), BusModule.forApp(options.app, options.bus), options.module],
+  })
+  class AppRoot {}
+  Object.defineProperty(AppRoot, 'name', { value: `${options.app}Root` });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppRoot, createFastifyAdapter(), {
+    logger: options.logger ?? ['error', 'warn'],
+    abortOnError: false,
+  });
+  configureHttpApp(app);
+  if (options.openApi) setupOpenApi(app);
+  app.connectMicroservice(busServerStrategy(options.app, options.bus), { inheritAppConfig: true });
+  await app.startAllMicroservices();
+  if (options.port !== undefined) await app.listen(options.port, options.host ?? '0.0.0.0');
+  else await app.init();
+  return app;
+}

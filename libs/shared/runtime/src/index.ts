@@ -1,0 +1,6 @@
+export * from './infrastructure';
+export * from './core.module';
+export * from './boot-app';
+export * from './generated-secrets';
+export * from './run-standalone-app';
+export * from './shutdown';

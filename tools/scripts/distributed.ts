@@ -1,0 +1,50 @@
+/**
+ * `npm run start:distributed`: the five apps as separate processes over Kafka, sharing DATABASE_URL
+ * (and EVENTSTORE_URL when set). The gateway takes PORT; the others take the next four ports for
+ * their /health and /metrics. Lines are prefixed with the app's name; Ctrl-C stops all five.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { loadConfig } from '@xaalis/config';
+import { APP_NAMES } from '@xaalis/contracts';
+
+const config = loadConfig();
+if (!config.kafkaBrokers?.length || config.databaseUrl === undefined) {
+  process.stderr.write('start:distributed needs KAFKA_BROKERS and DATABASE_URL (EVENTSTORE_URL optional).\n');
+  process.exit(2);
+}
+
+const root = join(__dirname, '../..');
+const children: ChildProcess[] = [];
+// The gateway last: it answers HTTP only once the apps it asks are up.
+const order = [...APP_NAMES.filter((app) => app !== 'gateway'), 'gateway' as const];
+
+order.forEach((app, index) => {
+  const port = app === 'gateway' ? config.port : config.port === 0 ? 0 : config.port + index + 1;
+  const child = spawn(process.execPath, ['tools/scripts/run.js', `apps/${app}/src/main.ts`], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream! }).on('line', (line) => process.stdout.write(`[${app}] ${line}\n`));
+  }
+  child.on('exit', (code, signal) => {
+    process.stdout.write(`[${app}] exited (${signal ?? code})\n`);
+    if (!stopping) stop(1);
+  });
+});
+
+let stopping = false;
+function stop(code: number): void {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 10_000).unref();
+  Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done))))).then(
+    () => process.exit(code),
+  );
+}
+process.once('SIGINT', () => stop(0));
+process.once('SIGTERM', () => stop(0));
