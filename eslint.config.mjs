@@ -28,7 +28,9 @@ const boundaries = (testing) => [
   'error',
   {
     enforceBuildableLibDependency: false,
-    allow: [],
+    // Nx forbids importing apps; the one-process composition root must, so the app root modules
+    // are allowed here and fenced by no-restricted-imports below to the composition roots only.
+    allow: ['@xaalis/app-*'],
     depConstraints: [
       ...scopes.map((scope) => ({
         sourceTag: `scope:${scope}`,
@@ -74,6 +76,16 @@ export default [
   {
     files: ['**/*.spec.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(true) },
+  },
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['apps/embedded/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@xaalis/app-*'], message: 'Only the composition roots (apps/embedded, tools) import app modules.' }] },
+      ],
+    },
   },
   {
     // Config is read once (STYLE 8): only the config library and tooling read process.env.

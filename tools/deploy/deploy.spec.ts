@@ -18,8 +18,18 @@ const load = (file: string): Doc[] =>
   });
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { image?: string; environment?: Record<string, string>; build?: { dockerfile: string; args: Record<string, string> }; depends_on?: Record<string, unknown> }>;
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), {
+    merge: true,
+  }) as {
+    services: Record<
+      string,
+      {
+        image?: string;
+        environment?: Record<string, string>;
+        build?: { dockerfile: string; args: Record<string, string> };
+        depends_on?: Record<string, unknown>;
+      }
+    >;
   };
 
   it('runs Kafka in KRaft mode, EventStoreDB and Postgres', () => {
@@ -30,16 +40,25 @@ describe('docker-compose.yml', () => {
     expect(compose.services.postgres.image).toMatch(/^postgres:/);
   });
 
-  it.each(APPS)('wires %s to Kafka, Postgres and EventStoreDB and builds it from the Dockerfile', (app) => {
-    const service = compose.services[app];
-    expect(service.build?.args.APP).toBe(app);
-    expect(service.build?.dockerfile).toBe('deploy/docker/Dockerfile');
-    expect(readFileSync(join(root, service.build!.dockerfile), 'utf8')).toContain('apps/${APP}/src/main.ts');
-    expect(service.environment?.KAFKA_BROKERS).toBe('kafka:9092');
-    expect(service.environment?.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
-    expect(service.environment?.EVENTSTORE_URL).toMatch(/^esdb:\/\/eventstore:2113/);
-    expect(Object.keys(service.depends_on ?? {}).sort()).toEqual(['eventstore', 'kafka', 'postgres']);
-  });
+  it.each(APPS)(
+    'wires %s to Kafka, Postgres and EventStoreDB and builds it from the Dockerfile',
+    (app) => {
+      const service = compose.services[app];
+      expect(service.build?.args.APP).toBe(app);
+      expect(service.build?.dockerfile).toBe('deploy/docker/Dockerfile');
+      expect(readFileSync(join(root, service.build!.dockerfile), 'utf8')).toContain(
+        'apps/${APP}/src/main.ts',
+      );
+      expect(service.environment?.KAFKA_BROKERS).toBe('kafka:9092');
+      expect(service.environment?.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
+      expect(service.environment?.EVENTSTORE_URL).toMatch(/^esdb:\/\/eventstore:2113/);
+      expect(Object.keys(service.depends_on ?? {}).sort()).toEqual([
+        'eventstore',
+        'kafka',
+        'postgres',
+      ]);
+    },
+  );
 
   it('publishes only the gateway', () => {
     const published = Object.entries(compose.services)
@@ -53,7 +72,9 @@ describe('deploy/k8s', () => {
   const kustomization = load('deploy/k8s/kustomization.yaml')[0] as { resources: string[] };
   const docs = kustomization.resources.flatMap((file) => load(`deploy/k8s/${file}`));
   const config = docs.find((doc) => doc.kind === 'ConfigMap') as { data: Record<string, string> };
-  const secret = docs.find((doc) => doc.kind === 'Secret') as { stringData: Record<string, string> };
+  const secret = docs.find((doc) => doc.kind === 'Secret') as {
+    stringData: Record<string, string>;
+  };
 
   it('lists every app in the kustomization', () => {
     for (const app of APPS) expect(kustomization.resources).toContain(`${app}.yaml`);

@@ -11,7 +11,9 @@ import { APP_NAMES } from '@xaalis/contracts';
 
 const config = loadConfig();
 if (!config.kafkaBrokers?.length || config.databaseUrl === undefined) {
-  process.stderr.write('start:distributed needs KAFKA_BROKERS and DATABASE_URL (EVENTSTORE_URL optional).\n');
+  process.stderr.write(
+    'start:distributed needs KAFKA_BROKERS and DATABASE_URL (EVENTSTORE_URL optional).\n',
+  );
   process.exit(2);
 }
 
@@ -29,7 +31,9 @@ order.forEach((app, index) => {
   });
   children.push(child);
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream! }).on('line', (line) => process.stdout.write(`[${app}] ${line}\n`));
+    createInterface({ input: stream! }).on('line', (line) =>
+      process.stdout.write(`[${app}] ${line}\n`),
+    );
   }
   child.on('exit', (code, signal) => {
     process.stdout.write(`[${app}] exited (${signal ?? code})\n`);
@@ -42,9 +46,12 @@ function stop(code: number): void {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 10_000).unref();
-  Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done))))).then(
-    () => process.exit(code),
-  );
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done))),
+    ),
+  ).then(() => process.exit(code));
 }
 process.once('SIGINT', () => stop(0));
 process.once('SIGTERM', () => stop(0));

@@ -1,9 +1,10 @@
 import type { Projection } from '@xaalis/database';
+import { identityProjections } from '@xaalis/identity';
 
 /**
- * Every read model `npm run replay` can rebuild. The integrator lists each context's projections
- * here (the same instances the apps register with their ProjectionRunner).
+ * Every read model `npm run replay` can rebuild: each context's projections, the same instances
+ * its app registers with its ProjectionRunner.
  */
 export function allProjections(): Projection[] {
-  return [];
+  return [...identityProjections()];
 }

@@ -23,14 +23,27 @@ export async function ensureDemoAccount(baseUrl: string, dataDir: string): Promi
 
   const email = 'demo@xaalis.local';
   const password = randomToken(20);
-  const signUp = await call(baseUrl, 'POST', '/dashboard/v1/auth/sign-up', { email, password, name: 'Demo' });
+  const signUp = await call(baseUrl, 'POST', '/dashboard/v1/auth/sign-up', {
+    email,
+    password,
+    name: 'Demo',
+  });
   const cookie = signUp.headers.get('set-cookie')?.split(';')[0] ?? '';
-  const merchant = (await call(baseUrl, 'POST', '/dashboard/v1/merchants', { name: 'Demo shop' }, cookie).then((r) =>
-    r.json(),
-  )) as { id: string };
-  const key = (await call(baseUrl, 'POST', `/dashboard/v1/merchants/${merchant.id}/test/api-keys`, undefined, cookie, 'demo-key').then(
-    (r) => r.json(),
-  )) as { secret_key: string };
+  const merchant = (await call(
+    baseUrl,
+    'POST',
+    '/dashboard/v1/merchants',
+    { name: 'Demo shop' },
+    cookie,
+  ).then((r) => r.json())) as { id: string };
+  const key = (await call(
+    baseUrl,
+    'POST',
+    `/dashboard/v1/merchants/${merchant.id}/test/api-keys`,
+    undefined,
+    cookie,
+    'demo-key',
+  ).then((r) => r.json())) as { secret_key: string };
   const account: DemoAccount = { email, merchantId: merchant.id };
   writeFileSync(marker, JSON.stringify(account, null, 2), { mode: 0o600 });
   return { ...account, password, secretKey: key.secret_key };
@@ -54,7 +67,9 @@ async function call(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
-    throw new Error(`Demo account setup: ${method} ${path} answered ${response.status} ${await response.text()}`);
+    throw new Error(
+      `Demo account setup: ${method} ${path} answered ${response.status} ${await response.text()}`,
+    );
   }
   return response;
 }

@@ -27,7 +27,14 @@ async function main(): Promise<void> {
   ] as const) {
     workers.push(await bootApp({ app, module, infra, bus }));
   }
-  const gateway = await bootApp({ app: 'gateway', module: GatewayModule, infra, bus, port: config.port, openApi: true });
+  const gateway = await bootApp({
+    app: 'gateway',
+    module: GatewayModule,
+    infra,
+    bus,
+    port: config.port,
+    openApi: true,
+  });
   onShutdown(async () => {
     await gateway.close();
     for (const worker of workers.reverse()) await worker.close();

@@ -5,6 +5,7 @@ import { AccountController } from './account/account.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthController } from './auth/auth.controller';
 import { BalanceController } from './balance/balance.controller';
+import { IdentityForwarder } from './identity-forwarder';
 import { MeController } from './me/me.controller';
 import { MerchantsController } from './merchants/merchants.controller';
 import { ProviderIdentitiesController } from './provider-identities/provider-identities.controller';
@@ -24,5 +25,6 @@ import { ProviderIdentitiesController } from './provider-identities/provider-ide
     AccountController,
     BalanceController,
   ],
+  providers: [IdentityForwarder],
 })
 export class GatewayModule {}

@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { PAYOUTS_BALANCE_GET, reply, type BalanceReply, type ReplyEnvelope } from '@xaalis/contracts';
+import {
+  PAYOUTS_BALANCE_GET,
+  reply,
+  type BalanceReply,
+  type ReplyEnvelope,
+} from '@xaalis/contracts';
 import { BalanceReader } from '@xaalis/ledger';
 
 /** Answers the gateway's `GET /v1/balance` over the bus. */

@@ -16,7 +16,11 @@ export class BalanceReader {
 
   async balance(merchantId: string, mode: Mode): Promise<Balance> {
     const rows = await this.prisma.ledgerBalance.findMany({
-      where: { merchantId, mode, account: { in: [LEDGER_ACCOUNTS.available, LEDGER_ACCOUNTS.pending] } },
+      where: {
+        merchantId,
+        mode,
+        account: { in: [LEDGER_ACCOUNTS.available, LEDGER_ACCOUNTS.pending] },
+      },
     });
     const of = (account: string): number =>
       Number(rows.find((row) => row.account === account)?.balance ?? 0n);

@@ -97,7 +97,9 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
   }
   const config: XaalisConfig = {
     port,
-    publicBaseUrl: (url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl: (
+      url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
+    ).replace(/\/+$/, ''),
     dataDir: resolve(text('DATA_DIR') ?? '.data'),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     eventStoreUrl: url('EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'postgres:', 'postgresql:']),

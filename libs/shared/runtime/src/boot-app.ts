@@ -26,7 +26,11 @@ export interface BootOptions {
  */
 export async function bootApp(options: BootOptions): Promise<NestFastifyApplication> {
   @Module({
-    imports: [CoreModule.forRoot(options.infra), BusModule.forApp(options.app, options.bus), options.module],
+    imports: [
+      CoreModule.forRoot(options.infra),
+      BusModule.forApp(options.app, options.bus),
+      options.module,
+    ],
   })
   class AppRoot {}
   Object.defineProperty(AppRoot, 'name', { value: `${options.app}Root` });

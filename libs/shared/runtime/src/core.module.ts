@@ -14,6 +14,11 @@ export class CoreModule {
       { provide: PRISMA, useValue: infra.prisma },
       { provide: CLOCK, useValue: infra.clock },
     ];
-    return { module: CoreModule, global: true, providers, exports: providers.map((p) => p.provide) };
+    return {
+      module: CoreModule,
+      global: true,
+      providers,
+      exports: providers.map((p) => p.provide),
+    };
   }
 }

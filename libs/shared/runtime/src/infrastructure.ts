@@ -2,11 +2,7 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 import type { Pool } from 'pg';
 import { systemClock, type Clock } from '@xaalis/kernel';
 import type { XaalisConfig } from '@xaalis/config';
-import {
-  EventStoreDbEventStore,
-  PostgresEventStore,
-  type EventStore,
-} from '@xaalis/event-store';
+import { EventStoreDbEventStore, PostgresEventStore, type EventStore } from '@xaalis/event-store';
 import {
   createPool,
   createPrismaClient,
@@ -44,8 +40,14 @@ export async function createInfrastructure(
   options: InfrastructureOptions,
 ): Promise<Infrastructure> {
   const config = withGeneratedSecrets(rawConfig);
-  const database = await resolveDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const pool = createPool(database.url, { applicationName: options.applicationName, max: options.poolSize ?? 20 });
+  const database = await resolveDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
+  const pool = createPool(database.url, {
+    applicationName: options.applicationName,
+    max: options.poolSize ?? 20,
+  });
   try {
     await runMigrations(pool);
   } catch (error) {

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../..');
+
+/** Lints `source` as if it were the file at `path`, with the repo's real eslint config. */
+function lint(path: string, source: string): string {
+  spawnSync(join(root, 'node_modules/.bin/nx'), ['show', 'projects'], {
+    cwd: root,
+    env: { ...process.env, NX_DAEMON: 'false' },
+  });
+  const result = spawnSync(
+    join(root, 'node_modules/.bin/eslint'),
+    ['--stdin', '--stdin-filename', path],
+    {
+      cwd: root,
+      input: source,
+      encoding: 'utf8',
+    },
+  );
+  return result.stdout;
+}
+
+describe('module boundaries (planted violations)', () => {
+  it('refuses one context importing another context', () => {
+    const out = lint(
+      'apps/payouts/src/planted.ts',
+      "import { identityProjections } from '@xaalis/identity';\nexport const x = identityProjections;\n",
+    );
+    expect(out).toContain(
+      'A project tagged with "scope:payouts" can only depend on libs tagged with "scope:payouts", "scope:shared"',
+    );
+  });
+
+  it('refuses a contracts library depending on infrastructure', () => {
+    const out = lint(
+      'libs/shared/contracts/src/planted.ts',
+      "import { createPool } from '@xaalis/database';\nexport const x = createPool;\n",
+    );
+    expect(out).toContain(
+      'A project tagged with "type:contracts" can only depend on libs tagged with "type:domain", "type:contracts"',
+    );
+  });
+
+  it('refuses an app module imported outside the composition root', () => {
+    const out = lint(
+      'apps/payments/src/planted.ts',
+      "import { GatewayModule } from '@xaalis/app-gateway';\nexport const x = GatewayModule;\n",
+    );
+    expect(out).toContain('Only the composition roots');
+  });
+
+  it('accepts a context using the shared kernel', () => {
+    const out = lint(
+      'apps/payouts/src/planted.ts',
+      "import { newId } from '@xaalis/kernel';\nexport const x = newId;\n",
+    );
+    expect(out.trim()).toBe('');
+  });
+});
