@@ -1,13 +1,20 @@
 /**
  * The event store port. Three adapters (Postgres, EventStoreDB, in-memory) implement it and pass
  * one contract suite (`event-store.contract.ts`).
+ *
+ * Stream names are `<category>-<id>`; names starting with `$` are EventStoreDB's system streams
+ * and are refused by every adapter.
  */
 
 /** What the appender expects the stream's current revision to be. Revisions start at 0n. */
 export type ExpectedRevision = bigint | 'no_stream' | 'stream_exists' | 'any';
 
 export interface NewEvent<Type extends string = string, Data = unknown> {
-  /** A UUID. Appending an event whose id is already in the stream is a no-op (idempotent retry). */
+  /**
+   * A UUID (generated when absent). Re-appending a batch whose ids are already in the stream, in
+   * the same order and with the same expected revision, is a no-op that succeeds (an idempotent
+   * retry, as in EventStoreDB). Give ids when a caller may retry after an unknown outcome.
+   */
   id?: string;
   type: Type;
   data: Data;
@@ -53,6 +60,10 @@ export interface ReadAllOptions {
 }
 
 export interface EventStore {
+  /**
+   * Appends a non-empty batch atomically. `expectedRevision` defaults to `'any'`; a mismatch
+   * throws ConcurrencyError (also when two appenders race: exactly one wins).
+   */
   appendToStream(
     streamName: string,
     events: NewEvent[],
@@ -70,8 +81,11 @@ export interface EventStore {
   /**
    * Resolves once an append may have happened after `after`, or after `timeoutMs`, whichever is
    * first (or at once if `signal` aborts). Lets subscriptions sleep without polling hard.
+   * Resolves at once when readAll already has events after `after`; it never rejects (an early
+   * wake-up is always allowed: the caller just reads again).
    */
   waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  /** Releases what the adapter opened itself (never a pool or client it was given). */
   close(): Promise<void>;
 }
 
@@ -87,5 +101,20 @@ export class ConcurrencyError extends Error {
       }`,
     );
     this.name = 'ConcurrencyError';
+  }
+}
+
+/**
+ * An event id of the batch is already stored, and not as an idempotent retry of this append (in
+ * another stream, or at other revisions). Postgres and the in-memory store keep ids unique across
+ * the whole store; EventStoreDB only within a stream, so it never raises this.
+ */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly streamName: string,
+    detail: string,
+  ) {
+    super(`Stream ${streamName}: an event id of the batch is already stored (${detail})`);
+    this.name = 'DuplicateEventIdError';
   }
 }

@@ -1,0 +1,476 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from './event-store';
+
+/**
+ * The behaviour every EventStore adapter must have (STYLE 3). In a spec:
+ *
+ *     eventStoreContract('InMemoryEventStore', async () => new InMemoryEventStore());
+ *
+ * One store serves the whole suite and is closed after it. Each test writes to streams of a
+ * category of its own and reads $all through that prefix, so the suite also runs against a store
+ * that already holds data (a shared EventStoreDB).
+ */
+export function eventStoreContract(name: string, createStore: () => Promise<EventStore>): void {
+  describe(`${name} (event store contract)`, () => {
+    let store: EventStore;
+
+    beforeAll(async () => {
+      store = await createStore();
+    });
+
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    const append = (streamName: string, events: NewEvent[], expectedRevision?: ExpectedRevision) =>
+      store.appendToStream(
+        streamName,
+        events,
+        expectedRevision === undefined ? {} : { expectedRevision },
+      );
+
+    describe('appendToStream and readStream', () => {
+      it('reads back what was appended, in order, with revisions, ids, metadata and positions', async () => {
+        const stream = newStream();
+        const id = randomUUID();
+        const data = {
+          amount: 1500,
+          currency: 'XOF',
+          tags: ['a', 'ß'],
+          nested: { ok: true, none: null },
+        };
+        const result = await append(stream, [
+          { id, type: 'PaymentCreated', data, metadata: { correlationId: 'c-1' } },
+          { type: 'PaymentSucceeded', data: { at: '2026-11-22T10:00:00.000Z' } },
+        ]);
+
+        const { events, currentRevision } = await store.readStream(stream);
+
+        expect(currentRevision).toBe(1n);
+        expect(
+          events.map(({ streamName, type, data, metadata, revision }) => ({
+            streamName,
+            type,
+            data,
+            metadata,
+            revision,
+          })),
+        ).toEqual([
+          {
+            streamName: stream,
+            type: 'PaymentCreated',
+            data,
+            metadata: { correlationId: 'c-1' },
+            revision: 0n,
+          },
+          {
+            streamName: stream,
+            type: 'PaymentSucceeded',
+            data: { at: '2026-11-22T10:00:00.000Z' },
+            metadata: {},
+            revision: 1n,
+          },
+        ]);
+        expect(events[0]!.id).toBe(id);
+        expect(events[1]!.id).toMatch(LOWERCASE_UUID);
+        expect(events[0]!.position < events[1]!.position).toBe(true);
+        expect(result).toEqual({ nextExpectedRevision: 1n, position: events[1]!.position });
+        for (const event of events) {
+          expect(event.createdAt).toBeInstanceOf(Date);
+          expect(Math.abs(event.createdAt.getTime() - Date.now())).toBeLessThan(5 * 60_000);
+        }
+      });
+
+      it('reads a missing stream as no events and no revision', async () => {
+        await expect(store.readStream(newStream())).resolves.toEqual({
+          events: [],
+          currentRevision: undefined,
+        });
+      });
+
+      it('reads from a revision, up to maxCount, and still reports the current revision', async () => {
+        const stream = newStream();
+        await append(stream, [event('E0'), event('E1'), event('E2'), event('E3')]);
+
+        const middle = await store.readStream(stream, { fromRevision: 1n, maxCount: 2 });
+        const tail = await store.readStream(stream, { fromRevision: 3n });
+        const beyond = await store.readStream(stream, { fromRevision: 9n });
+
+        expect(middle.events.map((e) => [e.type, e.revision])).toEqual([
+          ['E1', 1n],
+          ['E2', 2n],
+        ]);
+        expect(middle.currentRevision).toBe(3n);
+        expect(tail.events.map((e) => e.type)).toEqual(['E3']);
+        expect(tail.currentRevision).toBe(3n);
+        expect(beyond).toEqual({ events: [], currentRevision: 3n });
+      });
+
+      it('refuses an empty batch, a malformed id, a repeated id and a $ stream', async () => {
+        const stream = newStream();
+        const id = randomUUID();
+        await expect(append(stream, [])).rejects.toThrow(TypeError);
+        await expect(append(stream, [{ id: 'not-a-uuid', type: 'E', data: {} }])).rejects.toThrow(
+          TypeError,
+        );
+        await expect(
+          append(stream, [
+            { id, type: 'E', data: {} },
+            { id, type: 'E', data: {} },
+          ]),
+        ).rejects.toThrow(TypeError);
+        await expect(append('$system-1', [event('E')])).rejects.toThrow(TypeError);
+        await expect(store.readStream(stream)).resolves.toEqual({
+          events: [],
+          currentRevision: undefined,
+        });
+      });
+    });
+
+    describe('expected revision', () => {
+      it('no_stream: creates the stream, then conflicts', async () => {
+        const stream = newStream();
+        await expect(append(stream, [event('E')], 'no_stream')).resolves.toMatchObject({
+          nextExpectedRevision: 0n,
+        });
+        await expectConcurrencyError(
+          append(stream, [event('E')], 'no_stream'),
+          stream,
+          'no_stream',
+          0n,
+        );
+      });
+
+      it('stream_exists: conflicts on a missing stream, appends to an existing one', async () => {
+        const stream = newStream();
+        await expectConcurrencyError(
+          append(stream, [event('E')], 'stream_exists'),
+          stream,
+          'stream_exists',
+          undefined,
+        );
+        await append(stream, [event('E')]);
+        await expect(append(stream, [event('E')], 'stream_exists')).resolves.toMatchObject({
+          nextExpectedRevision: 1n,
+        });
+      });
+
+      it('any (also the default): appends whatever the stream holds', async () => {
+        const stream = newStream();
+        await expect(append(stream, [event('E')], 'any')).resolves.toMatchObject({
+          nextExpectedRevision: 0n,
+        });
+        await expect(append(stream, [event('E')], 'any')).resolves.toMatchObject({
+          nextExpectedRevision: 1n,
+        });
+        await expect(append(stream, [event('E'), event('E')])).resolves.toMatchObject({
+          nextExpectedRevision: 3n,
+        });
+      });
+
+      it('exact: appends at that revision only', async () => {
+        const stream = newStream();
+        await expectConcurrencyError(append(stream, [event('E')], 0n), stream, 0n, undefined);
+        await append(stream, [event('E'), event('E')], 'no_stream');
+
+        await expectConcurrencyError(append(stream, [event('E')], 0n), stream, 0n, 1n);
+        await expectConcurrencyError(append(stream, [event('E')], 2n), stream, 2n, 1n);
+        await expect(append(stream, [event('E')], 1n)).resolves.toMatchObject({
+          nextExpectedRevision: 2n,
+        });
+        expect((await store.readStream(stream)).currentRevision).toBe(2n);
+      });
+
+      it('appends nothing when the check fails', async () => {
+        const stream = newStream();
+        await append(stream, [event('Kept')]);
+        await expect(append(stream, [event('Refused'), event('Refused')], 5n)).rejects.toThrow(
+          ConcurrencyError,
+        );
+        expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['Kept']);
+      });
+    });
+
+    describe('concurrent appenders', () => {
+      it('exactly one of the appenders expecting the same revision wins', async () => {
+        const stream = newStream();
+        await append(stream, [event('Opened')], 'no_stream');
+
+        const results = await Promise.allSettled(
+          Array.from({ length: 8 }, (_, i) =>
+            append(stream, [event('Raced', { i }), event('Raced', { i })], 0n),
+          ),
+        );
+
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(won).toHaveLength(1);
+        expect(won[0]).toMatchObject({ value: { nextExpectedRevision: 2n } });
+        expect(lost).toHaveLength(7);
+        for (const { reason } of lost) {
+          expect(reason).toBeInstanceOf(ConcurrencyError);
+          expect(reason).toMatchObject({ streamName: stream, expected: 0n, actual: 2n });
+        }
+        const { events } = await store.readStream(stream);
+        expect(events.map((e) => e.type)).toEqual(['Opened', 'Raced', 'Raced']);
+        expect(events[1]!.data).toEqual(events[2]!.data);
+      });
+
+      it('exactly one of the appenders creating the stream wins', async () => {
+        const stream = newStream();
+        const results = await Promise.allSettled(
+          Array.from({ length: 8 }, (_, i) =>
+            append(stream, [event('Created', { i })], 'no_stream'),
+          ),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const result of results.filter(
+          (r): r is PromiseRejectedResult => r.status === 'rejected',
+        )) {
+          expect(result.reason).toMatchObject({
+            name: 'ConcurrencyError',
+            expected: 'no_stream',
+            actual: 0n,
+          });
+        }
+        expect((await store.readStream(stream)).events).toHaveLength(1);
+      });
+
+      it('appenders with any never conflict and get distinct revisions', async () => {
+        const stream = newStream();
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => append(stream, [event('Any', { i })], 'any')),
+        );
+        expect(results.map((r) => r.nextExpectedRevision).sort()).toEqual([
+          0n,
+          1n,
+          2n,
+          3n,
+          4n,
+          5n,
+          6n,
+          7n,
+        ]);
+        const { events } = await store.readStream(stream);
+        expect(events.map((e) => (e.data as { i: number }).i).sort()).toEqual([
+          0, 1, 2, 3, 4, 5, 6, 7,
+        ]);
+      });
+    });
+
+    describe('idempotent retries (same event ids)', () => {
+      it('a retry with the same expected revision succeeds without appending again', async () => {
+        const stream = newStream();
+        await append(stream, [event('Opened')], 'no_stream');
+        const batch = [event('A'), event('B')].map(withId);
+
+        const original = await append(stream, batch, 0n);
+        const retried = await append(stream, batch, 0n);
+
+        expect(retried).toEqual(original);
+        expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+          'Opened',
+          'A',
+          'B',
+        ]);
+      });
+
+      it('a retry is recognised even after later appends', async () => {
+        const stream = newStream();
+        const batch = [event('A')].map(withId);
+        const original = await append(stream, batch, 'no_stream');
+        await append(stream, [event('Later')], 0n);
+
+        await expect(append(stream, batch, 'no_stream')).resolves.toEqual(original);
+        expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'Later']);
+      });
+
+      it('a retry with any succeeds without appending again', async () => {
+        const stream = newStream();
+        await append(stream, [event('Opened')]);
+        const batch = [event('A'), event('B')].map(withId);
+
+        const original = await append(stream, batch, 'any');
+        await expect(append(stream, batch, 'any')).resolves.toEqual(original);
+        expect((await store.readStream(stream)).events).toHaveLength(3);
+      });
+    });
+
+    describe('readAll', () => {
+      it('returns the events of all streams in append order, after a checkpoint, up to maxCount', async () => {
+        const category = newCategory();
+        const [a, b] = [`${category}a-1`, `${category}b-1`];
+        await append(a, [event('E1')]);
+        await append(b, [event('E2')]);
+        await append(a, [event('E3'), event('E4')]);
+
+        const all = await readAllEventually(store, { streamPrefixes: [category] }, 4);
+
+        expect(all.map((e) => [e.streamName, e.type, e.revision])).toEqual([
+          [a, 'E1', 0n],
+          [b, 'E2', 0n],
+          [a, 'E3', 1n],
+          [a, 'E4', 2n],
+        ]);
+        all.slice(1).forEach((e, i) => expect(all[i]!.position < e.position).toBe(true));
+        const types = async (options: ReadAllOptions) =>
+          (await store.readAll(options)).map((e) => e.type);
+        expect(await types({ streamPrefixes: [category], after: all[1]!.position })).toEqual([
+          'E3',
+          'E4',
+        ]);
+        expect(await types({ streamPrefixes: [category], maxCount: 2 })).toEqual(['E1', 'E2']);
+        expect(
+          await types({ streamPrefixes: [category], after: all[0]!.position, maxCount: 2 }),
+        ).toEqual(['E2', 'E3']);
+        expect(await types({ streamPrefixes: [category], after: all[3]!.position })).toEqual([]);
+        expect(await types({ streamPrefixes: [category], after: null, maxCount: 1 })).toEqual([
+          'E1',
+        ]);
+        expect(
+          (await store.readAll({ after: all[0]!.position })).slice(0, 3).map((e) => e.type),
+        ).toEqual(['E2', 'E3', 'E4']);
+      });
+
+      it('filters by stream prefixes', async () => {
+        const category = newCategory();
+        await append(`${category}pay-1`, [event('P1')]);
+        await append(`${category}mer-1`, [event('M1')]);
+        await append(`${category}sub-1`, [event('S1')]);
+        await append(`${category}pay-2`, [event('P2')]);
+        await readAllEventually(store, { streamPrefixes: [category] }, 4);
+        const types = async (streamPrefixes: string[]) =>
+          (await store.readAll({ streamPrefixes })).map((e) => e.type);
+
+        expect(await types([`${category}pay-`])).toEqual(['P1', 'P2']);
+        expect(await types([`${category}pay-`, `${category}sub-`])).toEqual(['P1', 'S1', 'P2']);
+        expect(await types([`${category}nothing-`])).toEqual([]);
+        expect(await types([])).toEqual([]);
+      });
+
+      it('returns the same event as readStream, position included', async () => {
+        const stream = newStream();
+        const { position } = await append(stream, [event('Same', { n: 1 }, { why: 'test' })]);
+        const [fromStream] = (await store.readStream(stream)).events;
+        const fromAll = await readAllEventually(store, { streamPrefixes: [stream] }, 1);
+        expect(fromAll).toEqual([fromStream]);
+        expect(fromAll[0]!.position).toBe(position);
+      });
+
+      it('reads nothing with maxCount 0', async () => {
+        await expect(store.readAll({ maxCount: 0 })).resolves.toEqual([]);
+      });
+    });
+
+    describe('waitForAppend', () => {
+      it('resolves at once when an event after the checkpoint is there already', async () => {
+        const stream = newStream();
+        const first = await append(stream, [event('First')]);
+        await append(stream, [event('Second')]);
+
+        expect(await elapsed(() => store.waitForAppend(first.position, 20_000))).toBeLessThan(
+          10_000,
+        );
+      });
+
+      it('wakes up when an event is appended', async () => {
+        const { position } = await append(newStream(), [event('Before')]);
+        let woke = false;
+        const started = Date.now();
+        const waiting = store.waitForAppend(position, 20_000).then(() => {
+          woke = true;
+        });
+
+        await sleep(150);
+        expect(woke).toBe(false);
+        await append(newStream(), [event('After')]);
+        await waiting;
+        expect(Date.now() - started).toBeLessThan(10_000);
+      });
+
+      it('times out when nothing is appended', async () => {
+        const { position } = await append(newStream(), [event('Last')]);
+        await sleep(100);
+        const took = await elapsed(() => store.waitForAppend(position, 400));
+        expect(took).toBeGreaterThanOrEqual(350);
+        expect(took).toBeLessThan(5_000);
+      });
+
+      it('resolves when the signal aborts', async () => {
+        const { position } = await append(newStream(), [event('Last')]);
+        const aborted = new AbortController();
+        aborted.abort();
+        expect(
+          await elapsed(() => store.waitForAppend(position, 20_000, aborted.signal)),
+        ).toBeLessThan(1_000);
+
+        const later = new AbortController();
+        setTimeout(() => later.abort(), 100);
+        expect(
+          await elapsed(() => store.waitForAppend(position, 20_000, later.signal)),
+        ).toBeLessThan(5_000);
+      });
+    });
+  });
+}
+
+const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A category no other test (or earlier run against a shared store) has used. */
+const newCategory = () => `contract${randomBytes(6).toString('hex')}`;
+const newStream = () => `${newCategory()}-1`;
+
+const event = (
+  type: string,
+  data: Record<string, unknown> = {},
+  metadata?: Record<string, unknown>,
+): NewEvent => (metadata === undefined ? { type, data } : { type, data, metadata });
+
+const withId = (e: NewEvent): NewEvent => ({ ...e, id: randomUUID() });
+
+async function expectConcurrencyError(
+  attempt: Promise<unknown>,
+  streamName: string,
+  expected: ExpectedRevision,
+  actual: bigint | undefined,
+): Promise<void> {
+  const error = await attempt.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ConcurrencyError);
+  expect(error).toMatchObject({ streamName, expected, actual });
+}
+
+/**
+ * readAll until it holds `count` events. Postgres holds back events while any older transaction
+ * of the cluster is open (other suites may run meanwhile), so "appended" and "readable by
+ * readAll" are a moment apart there.
+ */
+async function readAllEventually(
+  store: EventStore,
+  options: ReadAllOptions,
+  count: number,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const events = await store.readAll(options);
+    if (events.length >= count || Date.now() > deadline) return events;
+    await sleep(20);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function elapsed(action: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await action();
+  return Date.now() - started;
+}

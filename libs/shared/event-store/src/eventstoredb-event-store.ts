@@ -1,0 +1,290 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  ErrorType,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  excludeSystemEvents,
+  isCommandError,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+  type Position,
+  type ReadPosition,
+  type RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  ConcurrencyError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+} from './event-store';
+import { assertMaxCount, assertStreamName, matchesPrefixes, prepareEvents } from './prepare-events';
+
+export interface EventStoreDbEventStoreOptions {
+  /** Dispose of the client in close(). Default false: the caller keeps it. */
+  ownsClient?: boolean;
+  /** Events per readAll page while filtering. Default 500. */
+  readAllPageSize?: number;
+}
+
+/**
+ * The EventStoreDB adapter (client v6, gRPC). EventStoreDB does concurrency, idempotent retries
+ * and global order natively; this maps them onto the port.
+ *
+ * Position: `<commit>/<prepare>` of the transaction log, each zero-padded to 20 digits. An append
+ * costs one extra read, to return its last event's position exactly.
+ * readAll skips system events (`$…` types and streams). The v6 client takes a server-side filter
+ * only on subscriptions, not on reads, so readAll filters stream prefixes as it pages.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  private readonly pageSize: number;
+
+  /** For `EVENTSTORE_URL` (`esdb://…`); the store owns that client. */
+  static connect(connectionString: string): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), {
+      ownsClient: true,
+    });
+  }
+
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly options: EventStoreDbEventStoreOptions = {},
+  ) {
+    this.pageSize = options.readAllPageSize ?? 500;
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    const batch = prepareEvents(streamName, events);
+    const expected = options.expectedRevision ?? 'any';
+    try {
+      const result = await this.client.appendToStream(
+        streamName,
+        batch.map((event) =>
+          jsonEvent({
+            id: event.id,
+            type: event.type,
+            data: event.data as JSONType,
+            metadata: event.metadata,
+          }),
+        ),
+        { expectedRevision: toEsdbExpectedRevision(expected) },
+      );
+      // The append's own position is the write's log position, not necessarily the last event's
+      // readAll position (and an idempotent retry gets none), while the port promises the last
+      // event's: callers wait for a projection to reach it. One read of that event settles it.
+      return {
+        nextExpectedRevision: result.nextExpectedRevision,
+        position: await this.positionOf(streamName, result.nextExpectedRevision),
+      };
+    } catch (error) {
+      if (
+        error instanceof Error &&
+        isCommandError(error) &&
+        error.type === ErrorType.WRONG_EXPECTED_VERSION
+      ) {
+        const actual = error.actualVersion;
+        throw new ConcurrencyError(streamName, expected, actual === NO_STREAM ? undefined : actual);
+      }
+      throw error;
+    }
+  }
+
+  async readStream(
+    streamName: string,
+    options: { fromRevision?: bigint; maxCount?: number } = {},
+  ): Promise<ReadStreamResult> {
+    assertStreamName(streamName);
+    assertMaxCount(options.maxCount);
+    const events: RecordedEvent[] = [];
+    if (options.maxCount !== 0) {
+      try {
+        const read = this.client.readStream(streamName, {
+          direction: FORWARDS,
+          fromRevision: options.fromRevision ?? START,
+          maxCount: options.maxCount ?? Number.MAX_SAFE_INTEGER,
+        });
+        for await (const resolved of read) {
+          if (resolved.event) events.push(toRecorded(resolved.event));
+        }
+      } catch (error) {
+        if (isStreamNotFound(error)) return { events: [], currentRevision: undefined };
+        throw error;
+      }
+    }
+    // A read to the end already knows the current revision; a partial or empty one asks.
+    const last = events[events.length - 1];
+    const currentRevision =
+      options.maxCount === undefined && last !== undefined
+        ? last.revision
+        : await this.currentRevision(streamName);
+    return { events, currentRevision };
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    assertMaxCount(options.maxCount);
+    const maxCount = options.maxCount ?? Infinity;
+    const result: RecordedEvent[] = [];
+    let seen = options.after ?? null;
+    let from: ReadPosition = seen === null ? START : parsePosition(seen);
+    while (result.length < maxCount) {
+      // Collect the page before filtering: leaving a read mid-way would leave its gRPC call open.
+      const page: AllStreamResolvedEvent[] = [];
+      for await (const resolved of this.client.readAll({
+        direction: FORWARDS,
+        fromPosition: from,
+        maxCount: this.pageSize,
+      })) {
+        page.push(resolved);
+      }
+      let lastPosition: Position | undefined;
+      for (const { event } of page) {
+        if (!event) continue;
+        lastPosition = event.position;
+        const position = formatPosition(event.position);
+        // fromPosition includes the event at that position; `after` does not.
+        if (seen !== null && position <= seen) continue;
+        seen = position;
+        if (isSystemEvent(event) || !matchesPrefixes(event.streamId, options.streamPrefixes))
+          continue;
+        result.push(toRecorded(event));
+        if (result.length >= maxCount) break;
+      }
+      if (page.length < this.pageSize || lastPosition === undefined) break;
+      from = lastPosition;
+    }
+    return result;
+  }
+
+  /** A subscription to $all from `after` that ends at the first user event past it. */
+  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const subscription = this.client.subscribeToAll({
+        fromPosition: after === null ? START : parsePosition(after),
+        filter: excludeSystemEvents(),
+      });
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', finish);
+        subscription.unsubscribe().catch(() => undefined);
+        resolve();
+      };
+      subscription.on('data', (resolved: AllStreamResolvedEvent) => {
+        const event = resolved.event;
+        if (
+          event &&
+          !isSystemEvent(event) &&
+          (after === null || formatPosition(event.position) > after)
+        )
+          finish();
+      });
+      // Stays attached after finish: a cancelled subscription may still emit, and an 'error'
+      // without a listener would crash the process. Waking early only costs the caller a read.
+      subscription.on('error', finish);
+      const timer = setTimeout(finish, timeoutMs);
+      signal?.addEventListener('abort', finish, { once: true });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.options.ownsClient) await this.client.dispose();
+  }
+
+  private async positionOf(streamName: string, revision: bigint): Promise<string> {
+    for await (const resolved of this.client.readStream(streamName, {
+      fromRevision: revision,
+      maxCount: 1,
+    })) {
+      if (resolved.event) return toRecorded(resolved.event).position;
+    }
+    throw new Error(`${streamName}: event ${revision} just appended cannot be read back`);
+  }
+
+  private async currentRevision(streamName: string): Promise<bigint | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(streamName, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (resolved.event) return resolved.event.revision;
+      }
+      return undefined;
+    } catch (error) {
+      if (isStreamNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return expected;
+  }
+}
+
+export const formatPosition = ({ commit, prepare }: Position) =>
+  `${commit.toString().padStart(20, '0')}/${prepare.toString().padStart(20, '0')}`;
+
+const POSITION = /^(\d{20})\/(\d{20})$/;
+
+function parsePosition(position: string): Position {
+  const match = POSITION.exec(position);
+  if (!match) throw new TypeError(`Not an EventStoreDB position: "${position}"`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+}
+
+const isSystemEvent = (event: { type: string; streamId: string }) =>
+  event.type.startsWith('$') || event.streamId.startsWith('$');
+
+const isStreamNotFound = (error: unknown) =>
+  error instanceof Error && isCommandError(error) && error.type === ErrorType.STREAM_NOT_FOUND;
+
+function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
+  if (event.position === undefined) {
+    throw new Error(
+      `EventStoreDB returned event ${event.id} without a log position (server older than 22.6?)`,
+    );
+  }
+  const metadata = event.metadata;
+  return {
+    id: event.id,
+    streamName: event.streamId,
+    type: event.type,
+    data: event.data,
+    metadata:
+      metadata !== null &&
+      typeof metadata === 'object' &&
+      !Array.isArray(metadata) &&
+      !(metadata instanceof Uint8Array)
+        ? (metadata as Record<string, unknown>)
+        : {},
+    revision: event.revision,
+    position: formatPosition(event.position),
+    createdAt: event.created,
+  };
+}

@@ -1,0 +1,185 @@
+import { DomainError, assertNever, invalidState, type Decider } from '@xaalis/kernel';
+import { ConcurrencyError, type EventStore } from './event-store';
+import { handleCommand } from './handle-command';
+import { InMemoryEventStore } from './in-memory-event-store';
+
+// A wallet as a small decider: enough to see folding, deciding and conflicts.
+type WalletEvent =
+  | { type: 'WalletOpened'; data: { walletId: string } }
+  | { type: 'WalletCredited'; data: { amount: number } };
+type WalletCommand =
+  | { type: 'Open'; data: { walletId: string } }
+  | { type: 'Credit'; data: { amount: number } }
+  | { type: 'Touch'; data: Record<string, never> };
+type WalletState = { status: 'absent' } | { status: 'open'; balance: number };
+
+const wallet: Decider<WalletState, WalletCommand, WalletEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'WalletOpened':
+        return { status: 'open', balance: 0 };
+      case 'WalletCredited':
+        return state.status === 'open'
+          ? { ...state, balance: state.balance + event.data.amount }
+          : state;
+      default:
+        return assertNever(event);
+    }
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'Open':
+        if (state.status !== 'absent') throw invalidState('The wallet is already open.');
+        return [{ type: 'WalletOpened', data: { walletId: command.data.walletId } }];
+      case 'Credit':
+        if (state.status !== 'open') throw invalidState('The wallet is not open.');
+        return [{ type: 'WalletCredited', data: { amount: command.data.amount } }];
+      case 'Touch':
+        return [];
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+const open = { type: 'Open', data: { walletId: 'aw_1' } } as const;
+const credit = (amount: number) => ({ type: 'Credit', data: { amount } }) as const;
+
+describe('handleCommand', () => {
+  let store: InMemoryEventStore;
+
+  beforeEach(() => {
+    store = new InMemoryEventStore();
+  });
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('creates the stream (expecting no_stream) and returns what it appended', async () => {
+    const append = jest.spyOn(store, 'appendToStream');
+
+    const result = await handleCommand(store, 'wallet-aw_1', wallet, open);
+
+    expect(append).toHaveBeenCalledWith('wallet-aw_1', expect.any(Array), {
+      expectedRevision: 'no_stream',
+    });
+    expect(result).toEqual({
+      events: [
+        {
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          type: 'WalletOpened',
+          data: { walletId: 'aw_1' },
+        },
+      ],
+      state: { status: 'open', balance: 0 },
+      nextExpectedRevision: 0n,
+      position: expect.any(String),
+    });
+    const stored = (await store.readStream('wallet-aw_1')).events;
+    expect(stored.map((e) => [e.id, e.type, e.data])).toEqual([
+      [result.events[0]!.id, 'WalletOpened', { walletId: 'aw_1' }],
+    ]);
+    expect(result.position).toBe(stored[0]!.position);
+  });
+
+  it('folds the stream into the state it decides on, and appends at the revision it read', async () => {
+    await handleCommand(store, 'wallet-aw_1', wallet, open);
+    await handleCommand(store, 'wallet-aw_1', wallet, credit(500));
+    const append = jest.spyOn(store, 'appendToStream');
+
+    const result = await handleCommand(store, 'wallet-aw_1', wallet, credit(250));
+
+    expect(append).toHaveBeenCalledWith('wallet-aw_1', expect.any(Array), { expectedRevision: 1n });
+    expect(result.state).toEqual({ status: 'open', balance: 750 });
+    expect(result.nextExpectedRevision).toBe(2n);
+  });
+
+  it('passes the decider’s DomainError on and appends nothing', async () => {
+    const error = await handleCommand(store, 'wallet-aw_1', wallet, credit(100)).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'invalid_state' });
+    expect((await store.readStream('wallet-aw_1')).currentRevision).toBeUndefined();
+  });
+
+  it('appends nothing when the decision is to do nothing', async () => {
+    const opened = await handleCommand(store, 'wallet-aw_1', wallet, open);
+
+    const result = await handleCommand(store, 'wallet-aw_1', wallet, { type: 'Touch', data: {} });
+
+    expect(result).toEqual({
+      events: [],
+      state: { status: 'open', balance: 0 },
+      nextExpectedRevision: 0n,
+      position: opened.position,
+    });
+    await expect(
+      handleCommand(store, 'wallet-aw_2', wallet, { type: 'Touch', data: {} }),
+    ).rejects.toThrow(/does not exist/);
+  });
+
+  it('on a conflict, reads again and decides on the fresh state', async () => {
+    await handleCommand(store, 'wallet-aw_1', wallet, open);
+    const racing = racedOnce(store, async () => {
+      await store.appendToStream('wallet-aw_1', [
+        { type: 'WalletCredited', data: { amount: 1000 } },
+      ]);
+    });
+    const decide = jest.spyOn(wallet, 'decide');
+
+    const result = await handleCommand(racing, 'wallet-aw_1', wallet, credit(1));
+
+    expect(decide).toHaveBeenCalledTimes(2);
+    expect(decide.mock.calls.map(([, state]) => state)).toEqual([
+      { status: 'open', balance: 0 },
+      { status: 'open', balance: 1000 },
+    ]);
+    expect(result.state).toEqual({ status: 'open', balance: 1001 });
+    expect(result.nextExpectedRevision).toBe(2n);
+    expect((await store.readStream('wallet-aw_1')).events.map((e) => e.data)).toEqual([
+      { walletId: 'aw_1' },
+      { amount: 1000 },
+      { amount: 1 },
+    ]);
+  });
+
+  it('gives up after maxRetries conflicts with the last ConcurrencyError', async () => {
+    await handleCommand(store, 'wallet-aw_1', wallet, open);
+    jest
+      .spyOn(store, 'appendToStream')
+      .mockRejectedValue(new ConcurrencyError('wallet-aw_1', 0n, 1n));
+    const read = jest.spyOn(store, 'readStream');
+
+    await expect(
+      handleCommand(store, 'wallet-aw_1', wallet, credit(1), { maxRetries: 2 }),
+    ).rejects.toThrow(ConcurrencyError);
+    expect(read).toHaveBeenCalledTimes(3);
+  });
+});
+
+/** The store, with `competitor` run just before the first append: another writer gets in first. */
+function racedOnce(store: EventStore, competitor: () => Promise<void>): EventStore {
+  let raced = false;
+  return {
+    ...delegateTo(store),
+    appendToStream: async (...args) => {
+      if (!raced) {
+        raced = true;
+        await competitor();
+      }
+      return store.appendToStream(...args);
+    },
+  };
+}
+
+const delegateTo = (store: EventStore): EventStore => ({
+  appendToStream: (...args) => store.appendToStream(...args),
+  readStream: (...args) => store.readStream(...args),
+  readAll: (...args) => store.readAll(...args),
+  waitForAppend: (...args) => store.waitForAppend(...args),
+  close: () => store.close(),
+});

@@ -1,0 +1,192 @@
+import {
+  ConcurrencyError,
+  DuplicateEventIdError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+} from './event-store';
+import {
+  assertMaxCount,
+  assertStreamName,
+  matchesPrefixes,
+  prepareEvents,
+  type PreparedEvent,
+} from './prepare-events';
+
+/** What is kept per event: data stays JSON so every read hands out a fresh copy. */
+interface StoredEvent {
+  id: string;
+  streamName: string;
+  type: string;
+  dataJson: string;
+  metadataJson: string;
+  revision: bigint;
+  position: string;
+  createdAt: Date;
+}
+
+const formatPosition = (sequence: number) => String(sequence).padStart(20, '0');
+
+/**
+ * The event store for unit tests, with the semantics of the real ones (same contract suite):
+ * expected revisions, idempotent retries by event id, globally unique ids, JSON round trips.
+ * An append runs without awaiting anything, so concurrent appenders are serialised by the event
+ * loop and exactly one of them wins.
+ */
+export class InMemoryEventStore implements EventStore {
+  private readonly all: StoredEvent[] = [];
+  private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly byId = new Map<string, StoredEvent>();
+  private readonly waiters = new Set<() => void>();
+
+  async appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    const batch = prepareEvents(streamName, events);
+    const expected = options.expectedRevision ?? 'any';
+    const stream = this.streams.get(streamName) ?? [];
+    const current = stream.length === 0 ? undefined : BigInt(stream.length - 1);
+
+    const retried = findRetriedAppend(stream, expected, batch);
+    if (retried === 'conflict') throw new ConcurrencyError(streamName, expected, current);
+    if (retried !== undefined) return retried;
+
+    if (!revisionMatches(expected, current)) {
+      throw new ConcurrencyError(streamName, expected, current);
+    }
+    const taken = batch.find((event) => this.byId.has(event.id));
+    if (taken)
+      throw new DuplicateEventIdError(streamName, `Key (message_id)=(${taken.id}) already exists.`);
+
+    const createdAt = new Date();
+    for (const event of batch) {
+      const stored: StoredEvent = {
+        id: event.id,
+        streamName,
+        type: event.type,
+        dataJson: event.dataJson,
+        metadataJson: event.metadataJson,
+        revision: BigInt(stream.length),
+        position: formatPosition(this.all.length + 1),
+        createdAt,
+      };
+      stream.push(stored);
+      this.all.push(stored);
+      this.byId.set(stored.id, stored);
+    }
+    this.streams.set(streamName, stream);
+    this.wakeWaiters();
+    const last = stream[stream.length - 1]!;
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  async readStream(
+    streamName: string,
+    options: { fromRevision?: bigint; maxCount?: number } = {},
+  ): Promise<ReadStreamResult> {
+    assertStreamName(streamName);
+    assertMaxCount(options.maxCount);
+    const stream = this.streams.get(streamName);
+    if (!stream) return { events: [], currentRevision: undefined };
+    const from = Number(options.fromRevision ?? 0n);
+    const to = options.maxCount === undefined ? undefined : from + options.maxCount;
+    return {
+      events: stream.slice(from, to).map(toRecorded),
+      currentRevision: BigInt(stream.length - 1),
+    };
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    assertMaxCount(options.maxCount);
+    const after = options.after ?? null;
+    const maxCount = options.maxCount ?? Infinity;
+    const result: RecordedEvent[] = [];
+    for (const event of this.all) {
+      if (result.length >= maxCount) break;
+      if (after !== null && event.position <= after) continue;
+      if (!matchesPrefixes(event.streamName, options.streamPrefixes)) continue;
+      result.push(toRecorded(event));
+    }
+    return result;
+  }
+
+  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const last = this.all[this.all.length - 1];
+    if (signal?.aborted || (last && (after === null || last.position > after))) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', finish);
+        this.waiters.delete(finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      signal?.addEventListener('abort', finish, { once: true });
+      this.waiters.add(finish);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+}
+
+function revisionMatches(expected: ExpectedRevision, current: bigint | undefined): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return current === undefined;
+    case 'stream_exists':
+      return current !== undefined;
+    default:
+      return current === expected;
+  }
+}
+
+/**
+ * EventStoreDB's retry rule, as es_find_retried_append implements it in Postgres: the batch is a
+ * retry when its first id is in the stream, the following ids follow it in order, and the
+ * expected revision is the one the original append had. A batch that only partly matches is a
+ * conflict.
+ */
+function findRetriedAppend(
+  stream: readonly StoredEvent[],
+  expected: ExpectedRevision,
+  batch: readonly PreparedEvent[],
+): AppendResult | 'conflict' | undefined {
+  const first = stream.findIndex((event) => event.id === batch[0]!.id);
+  if (first === -1) return undefined;
+  const allMatch = batch.every((event, offset) => stream[first + offset]?.id === event.id);
+  const expectedMatches =
+    expected === 'any' ||
+    expected === 'stream_exists' ||
+    (expected === 'no_stream' && first === 0) ||
+    (typeof expected === 'bigint' && expected + 1n === BigInt(first));
+  if (!allMatch || !expectedMatches) return 'conflict';
+  const last = stream[first + batch.length - 1]!;
+  return { nextExpectedRevision: last.revision, position: last.position };
+}
+
+const toRecorded = (event: StoredEvent): RecordedEvent => ({
+  id: event.id,
+  streamName: event.streamName,
+  type: event.type,
+  data: JSON.parse(event.dataJson) as unknown,
+  metadata: JSON.parse(event.metadataJson) as Record<string, unknown>,
+  revision: event.revision,
+  position: event.position,
+  createdAt: new Date(event.createdAt),
+});

@@ -1,0 +1,25 @@
+export * from './event-store';
+export { InMemoryEventStore } from './in-memory-event-store';
+export {
+  PostgresEventStore,
+  appendToStreamIn,
+  APPEND_CHANNEL,
+  type Queryable,
+} from './postgres-event-store';
+export {
+  EventStoreDbEventStore,
+  type EventStoreDbEventStoreOptions,
+} from './eventstoredb-event-store';
+export {
+  handleCommand,
+  type DeciderEvent,
+  type HandleCommandOptions,
+  type HandleCommandResult,
+} from './handle-command';
+export {
+  subscribe,
+  type SubscribeOptions,
+  type Subscription,
+  type SubscriptionLogger,
+} from './catch-up-subscription';
+export { EVENT_STORE_MIGRATION } from './migration';

@@ -1,0 +1,285 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Pool, type PoolClient, type QueryConfig } from 'pg';
+import {
+  ConcurrencyError,
+  DuplicateEventIdError,
+  type NewEvent,
+  type RecordedEvent,
+} from './event-store';
+import { eventStoreContract } from './event-store.contract';
+import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from './testing/pg';
+
+const describeWithPostgres = postgresAvailable('PostgresEventStore int tests', process.env)
+  ? describe
+  : describe.skip;
+
+describeWithPostgres('PostgresEventStore', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(process.env);
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  eventStoreContract('PostgresEventStore', async () => new PostgresEventStore(db.pool));
+
+  describe('beyond the contract', () => {
+    let store: PostgresEventStore;
+
+    beforeEach(() => {
+      store = new PostgresEventStore(db.pool);
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('never hands out an event committed after a later-ordered one: A open, B committed, then A', async () => {
+      const category = newCategory();
+      const transaction = await db.pool.connect();
+      try {
+        await transaction.query('BEGIN');
+        const a = await appendToStreamIn(transaction, `${category}-a`, [event('A')]);
+        const b = await store.appendToStream(`${category}-b`, [event('B')]);
+        expect(a.position < b.position).toBe(true);
+
+        // B is committed and readable by readStream, but readAll holds it back behind A.
+        expect((await store.readStream(`${category}-b`)).events).toHaveLength(1);
+        expect(await store.readAll({ streamPrefixes: [category] })).toEqual([]);
+        expect((await store.readAll()).some((e) => e.streamName.startsWith(category))).toBe(false);
+
+        await transaction.query('COMMIT');
+      } finally {
+        await rollbackAndRelease(transaction);
+      }
+      const events = await readAllEventually(store, [category], 2);
+      expect(events.map((e) => [e.type, e.position])).toEqual([
+        ['A', expect.any(String)],
+        ['B', expect.any(String)],
+      ]);
+    });
+
+    it('a reader that read up to an event before A still gets A and then B', async () => {
+      const category = newCategory();
+      const { position: checkpoint } = await store.appendToStream(`${category}-0`, [
+        event('Before'),
+      ]);
+      await readAllEventually(store, [category], 1);
+      const transaction = await db.pool.connect();
+      const waking = store.waitForAppend(checkpoint, 30_000);
+      try {
+        await transaction.query('BEGIN');
+        await appendToStreamIn(transaction, `${category}-a`, [event('A')]);
+        await store.appendToStream(`${category}-b`, [event('B')]);
+        expect(await store.readAll({ after: checkpoint, streamPrefixes: [category] })).toEqual([]);
+        await transaction.query('COMMIT');
+      } finally {
+        await rollbackAndRelease(transaction);
+      }
+      await waking;
+      const after = await readAllEventually(store, [category], 2, checkpoint);
+      expect(after.map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('a rolled-back append leaves nothing, and what came after it becomes readable', async () => {
+      const category = newCategory();
+      const transaction = await db.pool.connect();
+      try {
+        await transaction.query('BEGIN');
+        await appendToStreamIn(transaction, `${category}-a`, [event('A')]);
+        await store.appendToStream(`${category}-b`, [event('B')]);
+        await transaction.query('ROLLBACK');
+      } finally {
+        await rollbackAndRelease(transaction);
+      }
+      expect((await readAllEventually(store, [category], 1)).map((e) => e.type)).toEqual(['B']);
+      expect((await store.readStream(`${category}-a`)).currentRevision).toBeUndefined();
+    });
+
+    it('appends a batch in one statement, then announces it with a NOTIFY', async () => {
+      const query = jest.spyOn(db.pool, 'query');
+      try {
+        const events = Array.from({ length: 100 }, (_, i) => event('Batch', { i }));
+        const { position } = await store.appendToStream(newStream(), events);
+        await store.close(); // lets the announcement finish
+
+        const calls = query.mock.calls.map(([config]) => config as unknown as QueryConfig);
+        expect(calls.map((config) => config.name)).toEqual(['es_append_to_stream', 'es_notify']);
+        expect(calls[1]!.values).toEqual(['es_appended', position]);
+      } finally {
+        query.mockRestore();
+      }
+    });
+
+    it('announces a burst of appends with fewer NOTIFYs, up to the latest position', async () => {
+      const query = jest.spyOn(db.pool, 'query');
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => store.appendToStream(newStream(), [event('Burst')])),
+        );
+        await store.close();
+
+        const notified = query.mock.calls
+          .map(([config]) => config as unknown as QueryConfig)
+          .filter((config) => config.name === 'es_notify')
+          .map((config) => config.values![1] as string);
+        const latest = results
+          .map((r) => r.position)
+          .sort()
+          .at(-1);
+        expect(notified.length).toBeGreaterThanOrEqual(1);
+        expect(notified.length).toBeLessThan(20);
+        expect(notified.sort().at(-1)).toBe(latest);
+      } finally {
+        query.mockRestore();
+      }
+    });
+
+    it('an append inside a caller transaction is announced by that commit', async () => {
+      const { position } = await store.appendToStream(newStream(), [event('Before')]);
+      await store.waitForAppend(null, 1_000); // opens the LISTEN connection
+      await sleep(100);
+      let woke = false;
+      const waiting = store.waitForAppend(position, 30_000).then(() => (woke = true));
+      const transaction = await db.pool.connect();
+      try {
+        await transaction.query('BEGIN');
+        await appendToStreamIn(transaction, newStream(), [event('InTransaction')]);
+        await sleep(150);
+        expect(woke).toBe(false);
+        await transaction.query('COMMIT');
+      } finally {
+        await rollbackAndRelease(transaction);
+      }
+      expect(await elapsed(() => waiting)).toBeLessThan(5_000);
+    });
+
+    it('recognises a retry racing its original (same ids, exact and any)', async () => {
+      for (const expectedRevision of [0n, 'any'] as const) {
+        const stream = newStream();
+        await store.appendToStream(stream, [event('Opened')]);
+        const batch = [event('A'), event('B')].map(withId);
+
+        const results = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            store.appendToStream(stream, batch, { expectedRevision }),
+          ),
+        );
+
+        expect(new Set(results.map((r) => `${r.nextExpectedRevision}@${r.position}`)).size).toBe(1);
+        expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+          'Opened',
+          'A',
+          'B',
+        ]);
+      }
+    });
+
+    it('refuses a batch that only partly repeats an earlier append', async () => {
+      const stream = newStream();
+      const first = withId(event('A'));
+      await store.appendToStream(stream, [first, event('B')], { expectedRevision: 'no_stream' });
+
+      await expect(
+        store.appendToStream(stream, [first, event('C')], { expectedRevision: 'no_stream' }),
+      ).rejects.toThrow(ConcurrencyError);
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('keeps event ids unique across streams', async () => {
+      const shared = withId(event('A'));
+      await store.appendToStream(newStream(), [shared]);
+      const other = newStream();
+
+      await expect(store.appendToStream(other, [shared])).rejects.toThrow(DuplicateEventIdError);
+      expect((await store.readStream(other)).currentRevision).toBeUndefined();
+    });
+
+    it('refuses a checkpoint of another store', async () => {
+      await expect(
+        store.readAll({ after: '00000000000000000012/00000000000000000010' }),
+      ).rejects.toThrow(TypeError);
+    });
+
+    it('does not wake for the notification of an append it has already read past', async () => {
+      await store.waitForAppend(null, 1_000); // opens the LISTEN connection
+      await sleep(100);
+      const { position } = await store.appendToStream(newStream(), [event('Seen')]);
+      const took = await elapsed(() => store.waitForAppend(position, 300));
+      expect(took).toBeGreaterThanOrEqual(250);
+    });
+
+    it('falls back to polling when it cannot LISTEN, without spinning', async () => {
+      const pool = new Pool({ connectionString: db.url, max: 1, idleTimeoutMillis: 0 });
+      pool.on('error', () => undefined);
+      const degraded = new PostgresEventStore(pool);
+      try {
+        await pool.query('SELECT 1'); // the pool keeps this connection, so it goes on working...
+        pool.options.connectionString = 'postgres://postgres@127.0.0.1:1/nowhere'; // ...LISTEN cannot
+        const { position } = await degraded.appendToStream(newStream(), [event('Before')]);
+        const query = jest.spyOn(pool, 'query');
+
+        let woke = false;
+        const waiting = degraded.waitForAppend(position, 20_000).then(() => (woke = true));
+        await sleep(300);
+        expect(woke).toBe(false);
+        await store.appendToStream(newStream(), [event('After')]);
+
+        expect(await elapsed(() => waiting)).toBeLessThan(3_000);
+        expect(query.mock.calls.length).toBeLessThan(12);
+      } finally {
+        await degraded.close();
+        await pool.end();
+      }
+    });
+
+    it('close() wakes the waiters and stops listening', async () => {
+      const { position } = await store.appendToStream(newStream(), [event('Last')]);
+      const waiting = store.waitForAppend(position, 60_000);
+      await sleep(100);
+      await store.close();
+      expect(await elapsed(() => waiting)).toBeLessThan(1_000);
+      const listeners = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+      );
+      expect(listeners.rows[0]!.n).toBe(0);
+    });
+  });
+});
+
+/** A failed assertion must not hand the pool a connection with a transaction still open. */
+async function rollbackAndRelease(client: PoolClient): Promise<void> {
+  await client.query('ROLLBACK').catch(() => undefined);
+  client.release();
+}
+
+const newCategory = () => `pg${randomBytes(6).toString('hex')}`;
+const newStream = () => `${newCategory()}-1`;
+const event = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data });
+const withId = (e: NewEvent): NewEvent => ({ ...e, id: randomUUID() });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function elapsed(action: () => Promise<unknown>): Promise<number> {
+  const started = Date.now();
+  await action();
+  return Date.now() - started;
+}
+
+/** Other sessions of the cluster may hold readAll back for a moment (see the contract). */
+async function readAllEventually(
+  store: PostgresEventStore,
+  streamPrefixes: string[],
+  count: number,
+  after: string | null = null,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const events = await store.readAll({ after, streamPrefixes });
+    if (events.length >= count || Date.now() > deadline) return events;
+    await sleep(20);
+  }
+}
