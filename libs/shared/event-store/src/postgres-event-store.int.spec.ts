@@ -224,13 +224,17 @@ describeWithPostgres('PostgresEventStore', () => {
         const query = jest.spyOn(pool, 'query');
 
         let woke = false;
+        const started = Date.now();
         const waiting = degraded.waitForAppend(position, 20_000).then(() => (woke = true));
         await sleep(300);
         expect(woke).toBe(false);
         await store.appendToStream(newStream(), [event('After')]);
 
         expect(await elapsed(() => waiting)).toBeLessThan(3_000);
-        expect(query.mock.calls.length).toBeLessThan(12);
+        // Transaction ids are cluster-wide, so other suites' open transactions make it look again
+        // at the 50 ms "pending" pace; a spin would be far faster than that.
+        const pace = (Date.now() - started) / query.mock.calls.length;
+        expect(pace).toBeGreaterThanOrEqual(40);
       } finally {
         await degraded.close();
         await pool.end();
