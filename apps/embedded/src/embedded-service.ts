@@ -1,0 +1,66 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { BillingModule } from '@xaalis/app-billing';
+import { GatewayModule } from '@xaalis/app-gateway';
+import { PaymentsModule } from '@xaalis/app-payments';
+import { PayoutsModule } from '@xaalis/app-payouts';
+import { WebhooksModule } from '@xaalis/app-webhooks';
+import { InProcessBroker } from '@xaalis/bus';
+import type { XaalisConfig } from '@xaalis/config';
+import { bootApp, createInfrastructure, type Infrastructure } from '@xaalis/runtime';
+
+export interface EmbeddedService {
+  /** Base URL of the gateway, with the port it actually took. */
+  url: string;
+  infra: Infrastructure;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  host?: string;
+  poolSize?: number;
+  openApi?: boolean;
+}
+
+/**
+ * The five apps in this one process over the in-process bus, sharing one infrastructure. The
+ * workers' bus servers start before the gateway, whose forwarder publishes to them: in-process
+ * events reach only apps already listening.
+ */
+export async function startEmbeddedService(
+  config: XaalisConfig,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedService> {
+  const infra = await createInfrastructure(config, {
+    applicationName: 'xaalis-embedded',
+    poolSize: options.poolSize,
+  });
+  const bus = { broker: new InProcessBroker() };
+  const workers: NestFastifyApplication[] = [];
+  for (const [app, module] of [
+    ['payments', PaymentsModule],
+    ['billing', BillingModule],
+    ['payouts', PayoutsModule],
+    ['webhooks', WebhooksModule],
+  ] as const) {
+    workers.push(await bootApp({ app, module, infra, bus }));
+  }
+  const gateway = await bootApp({
+    app: 'gateway',
+    module: GatewayModule,
+    infra,
+    bus,
+    port: config.port,
+    host: options.host,
+    openApi: options.openApi ?? true,
+  });
+  const host = options.host ?? 'localhost';
+  return {
+    url: `http://${host}:${new URL(await gateway.getUrl()).port}`,
+    infra,
+    async close() {
+      await gateway.close();
+      for (const worker of workers.reverse()) await worker.close();
+      await infra.close();
+    },
+  };
+}
