@@ -1,4 +1,5 @@
-import { Module, type LoggerService, type Type } from '@nestjs/common';
+import { Module, type LoggerService, type LogLevel, type Type } from '@nestjs/common';
+import type { XaalisConfig } from '@xaalis/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BusModule, busServerStrategy, type BusOptions } from '@xaalis/bus';
@@ -36,7 +37,7 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
   Object.defineProperty(AppRoot, 'name', { value: `${options.app}Root` });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppRoot, createFastifyAdapter(), {
-    logger: options.logger ?? ['error', 'warn'],
+    logger: options.logger ?? nestLogLevels(options.infra.config.logLevel),
     abortOnError: false,
   });
   configureHttpApp(app);
@@ -46,4 +47,22 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
   if (options.port !== undefined) await app.listen(options.port, options.host ?? '0.0.0.0');
   else await app.init();
   return app;
+}
+
+/**
+ * LOG_LEVEL as Nest's list of enabled levels (`silent`: none). Nest's own `log` level is mostly its
+ * boot chatter (every module and route of five apps), so it shows only from `debug` on.
+ */
+export function nestLogLevels(level: XaalisConfig['logLevel']): LogLevel[] | false {
+  switch (level) {
+    case 'silent':
+      return false;
+    case 'error':
+      return ['error'];
+    case 'warn':
+    case 'info':
+      return ['error', 'warn'];
+    case 'debug':
+      return ['error', 'warn', 'log', 'debug'];
+  }
 }
