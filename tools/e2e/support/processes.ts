@@ -36,6 +36,8 @@ export interface StartOptions {
   name: string;
   /** A TypeScript entry point, run from source through tools/scripts/run.js. */
   entry: string;
+  /** Arguments after the entry point (`replay all`). */
+  args?: string[];
   env: Record<string, string | undefined>;
 }
 
@@ -203,12 +205,16 @@ export function startProcess(options: StartOptions): ManagedProcess {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/scripts/run.js'), options.entry], {
-    cwd: REPO_ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'tools/scripts/run.js'), options.entry, ...(options.args ?? [])],
+    {
+      cwd: REPO_ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const managed = new ManagedProcess(options.name, child);
   started.add(managed);
   watch(managed.pgid);
