@@ -1,74 +1,109 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
-import { Agent, request } from 'node:http';
-import { Pool } from 'pg';
-import { measure, Measurement } from './measure';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Pool } from 'pg';
+import { httpGet } from './http-load';
+import type { Subject } from './measure';
 
-/** The raw floor everything is compared with: one row INSERT + COMMIT per call. */
-export async function rawInsert(pool: Pool, table: string, durationMs: number): Promise<Measurement> {
-  let n = 0;
-  return measure(
-    'raw pg INSERT+COMMIT',
-    async () => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(`INSERT INTO ${table} (id, body) VALUES ($1, $2)`, [`r${n++}`, '{"a":1}']);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
-    },
-    { durationMs },
-  );
+/**
+ * The floors the service is compared with: what `pg` and `node:http` do with nothing of ours in
+ * between, on the same database server, pool size and payload.
+ */
+
+const TABLE = 'bench_rows';
+
+/** Row ids unique across every subject of the run, as the store's generated ids are. */
+let rows = 0;
+const nextId = () => `r${(rows++).toString(36)}`;
+
+/** The body every row and every event carries, so raw and store writes move the same bytes. */
+export const PAYLOAD = {
+  amount: 12_500,
+  currency: 'XOF',
+  customer: 'cus_01JD5ZQ8R3XW2M4T6Y8A0C2E4G',
+  description: 'Order 4711',
+};
+const PAYLOAD_JSON = JSON.stringify(PAYLOAD);
+
+export async function createBaselineTable(pool: Pool): Promise<void> {
+  await pool.query(`CREATE TABLE ${TABLE} (id text PRIMARY KEY, body jsonb NOT NULL)`);
 }
 
-export async function rawBatchInsert(pool: Pool, table: string, durationMs: number): Promise<Measurement> {
-  let n = 0;
-  return measure(
-    'raw pg 100-row batch',
-    async () => {
-      const ids = Array.from({ length: 100 }, () => `b${n++}`);
-      await pool.query(`INSERT INTO ${table} (id, body) SELECT unnest($1::text[]), '{"a":1}'`, [ids]);
-    },
-    { durationMs, unitsPerOp: 100 },
-  );
+/**
+ * One row, one transaction. The INSERT runs in autocommit, as the event store's append (a single
+ * `SELECT es_append_to_stream(…)`) does: one round trip and one WAL flush. An explicit
+ * BEGIN / INSERT / COMMIT would add two round trips that the store never pays, and flatter it.
+ */
+export function rawInsert(pool: Pool, durationMs: number): Subject {
+  return {
+    name: 'raw pg INSERT+COMMIT',
+    op: () =>
+      pool.query({
+        name: 'bench_insert',
+        text: `INSERT INTO ${TABLE} (id, body) VALUES ($1, $2)`,
+        values: [nextId(), PAYLOAD_JSON],
+      }),
+    options: { durationMs },
+  };
 }
 
-/** A plain node:http server answering one primary-key SELECT per request: the API floor. */
+/** 100 rows in one statement and one transaction, arrays bound the way the store binds them. */
+export function rawBatchInsert(pool: Pool, durationMs: number): Subject {
+  const bodies = Array.from({ length: 100 }, () => PAYLOAD_JSON);
+  return {
+    name: 'raw pg 100-row batch',
+    op: () =>
+      pool.query({
+        name: 'bench_insert_batch',
+        text: `INSERT INTO ${TABLE} (id, body) SELECT * FROM unnest($1::text[], $2::jsonb[])`,
+        values: [Array.from({ length: 100 }, nextId), bodies],
+      }),
+    options: { durationMs, unitsPerOp: 100 },
+  };
+}
+
+export interface RawHttpServer {
+  subject: Subject;
+  close(): Promise<void>;
+}
+
+/**
+ * A plain node:http server answering one primary-key SELECT per request with an account-shaped
+ * body: the API floor.
+ */
 export async function rawHttpPg(
   pool: Pool,
-  table: string,
   durationMs: number,
   concurrency: number,
-): Promise<Measurement> {
-  await pool.query(`INSERT INTO ${table} (id, body) VALUES ('acct', '{"name":"demo"}') ON CONFLICT DO NOTHING`);
-  const server: Server = createServer(async (_req, res) => {
-    const { rows } = await pool.query(`SELECT id, body FROM ${table} WHERE id = $1`, ['acct']);
-    const body = JSON.stringify({ object: 'account', id: rows[0].id, ...JSON.parse(rows[0].body) });
-    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+): Promise<RawHttpServer> {
+  await pool.query(`INSERT INTO ${TABLE} (id, body) VALUES ('acct', $1) ON CONFLICT DO NOTHING`, [
+    JSON.stringify({ name: 'Bench shop', livemode: false, webhook_url: null }),
+  ]);
+  const server: Server = createServer((_request, response) => {
+    pool
+      .query<{ id: string; body: Record<string, unknown> }>({
+        name: 'bench_select',
+        text: `SELECT id, body FROM ${TABLE} WHERE id = $1`,
+        values: ['acct'],
+      })
+      .then(({ rows }) => {
+        const body = JSON.stringify({ object: 'account', id: rows[0].id, ...rows[0].body });
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      })
+      .catch(() => response.writeHead(500).end());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  try {
-    return await measure('raw node:http + pg', () => httpGet(`http://127.0.0.1:${port}/`), {
-      durationMs,
-      concurrency,
-    });
-  } finally {
-    server.close();
-  }
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-export function httpGet(url: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(200) : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const url = `http://127.0.0.1:${port}/`;
+  return {
+    subject: {
+      name: 'raw node:http + pg',
+      op: () => httpGet(url),
+      options: { durationMs, concurrency },
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -2,50 +2,132 @@ import { performance } from 'node:perf_hooks';
 
 export interface Measurement {
   name: string;
-  /** Operations per second (events/s for batches). */
+  /** Operations per second (events or rows per second for batches: see `unitsPerOp`). */
   rate: number;
   p50Ms: number;
   p99Ms: number;
   operations: number;
+  seconds: number;
+  /**
+   * CPU time of this Node process per operation (load generator included, same for every
+   * subject). Unlike the rate it barely moves when other processes compete for the CPUs, so it
+   * shows where a gap comes from on a busy machine.
+   */
+  cpuMsPerOp: number;
 }
 
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+export interface MeasureOptions {
+  /** Measured time, split evenly over the rounds. */
+  durationMs: number;
+  /** Unmeasured time before each round (connections opened, JIT warm, caches filled). */
+  warmupMs?: number;
+  /** Loops calling `op` at once: a closed system, the next call starts when one ends. */
+  concurrency?: number;
+  /** What one call counts for in `rate`, e.g. the 100 events of a batch append. */
+  unitsPerOp?: number;
+}
+
+/** One thing to measure: `op` is called in a loop, and must throw on a wrong answer. */
+export interface Subject {
+  name: string;
+  op: () => Promise<unknown>;
+  options: MeasureOptions;
+}
+
+/** Latencies and time of the measured part of one or more rounds. */
+interface Samples {
+  latencies: number[];
+  seconds: number;
+  cpuMs: number;
+}
 
 /**
- * Runs `op` from `concurrency` loops for `durationMs` after a warm-up, and reports throughput and
- * latency. `unitsPerOp` counts e.g. the events of a batch append.
+ * Measures subjects in alternating rounds (A B A B …) rather than one after the other. On a small
+ * shared machine (here 2 CPUs, one Postgres serving other suites too) throughput drifts by tens of
+ * percent over a minute; interleaving spreads that drift over a baseline and its subject alike, so
+ * their ratio, which is what the report judges, stays meaningful.
  */
-export async function measure(
-  name: string,
-  op: () => Promise<unknown>,
-  { durationMs = 3000, warmupMs = 500, concurrency = 1, unitsPerOp = 1 } = {},
-): Promise<Measurement> {
-  const warmupEnd = performance.now() + warmupMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < warmupEnd) await op();
-    }),
-  );
+export async function measureInterleaved(
+  subjects: Subject[],
+  rounds: number,
+): Promise<Measurement[]> {
+  const samples: Samples[] = subjects.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, subject] of subjects.entries()) {
+      const { durationMs, warmupMs = 500 } = subject.options;
+      // A full warm-up first; later rounds only need the pool and caches refilled.
+      const warm = round === 0 ? warmupMs : Math.min(warmupMs, 200);
+      const result = await runRound(subject, durationMs / rounds, warm);
+      // concat, not push(...): a spread of 100k+ arguments overflows the stack.
+      samples[index].latencies = samples[index].latencies.concat(result.latencies);
+      samples[index].seconds += result.seconds;
+      samples[index].cpuMs += result.cpuMs;
+    }
+  }
+  return subjects.map((subject, index) => summarize(subject, samples[index]));
+}
+
+export function measure(subject: Subject): Promise<Measurement> {
+  return measureInterleaved([subject], 1).then(([only]) => only);
+}
+
+async function runRound(subject: Subject, durationMs: number, warmupMs: number): Promise<Samples> {
+  const { op } = subject;
+  const concurrency = subject.options.concurrency ?? 1;
+  await loops(concurrency, performance.now() + warmupMs, op);
   const latencies: number[] = [];
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  const end = start + durationMs;
+  await loops(concurrency, start + durationMs, op, latencies);
+  const seconds = (performance.now() - start) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  return { latencies, seconds, cpuMs: (user + system) / 1000 };
+}
+
+/**
+ * `concurrency` loops until `end`. The first failure stops every loop before it is rethrown:
+ * with a bare Promise.all the other loops would keep loading the database behind the next
+ * measurement's back.
+ */
+async function loops(
+  concurrency: number,
+  end: number,
+  op: () => Promise<unknown>,
+  latencies?: number[],
+): Promise<void> {
+  let failure: { error: unknown } | undefined;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
+      while (failure === undefined && performance.now() < end) {
         const t0 = performance.now();
-        await op();
-        latencies.push(performance.now() - t0);
+        try {
+          await op();
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        latencies?.push(performance.now() - t0);
       }
     }),
   );
-  const elapsed = (performance.now() - start) / 1000;
+  if (failure !== undefined) throw failure.error;
+}
+
+function summarize(subject: Subject, { latencies, seconds, cpuMs }: Samples): Measurement {
   latencies.sort((a, b) => a - b);
   return {
-    name,
-    rate: (latencies.length * unitsPerOp) / elapsed,
+    name: subject.name,
+    rate: seconds === 0 ? 0 : (latencies.length * (subject.options.unitsPerOp ?? 1)) / seconds,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     operations: latencies.length,
+    seconds,
+    cpuMsPerOp: latencies.length === 0 ? 0 : cpuMs / latencies.length,
   };
+}
+
+/** Nearest rank on sorted samples. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }

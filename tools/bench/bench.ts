@@ -1,0 +1,191 @@
+/**
+ * `npm run bench`: the service against raw `pg` and `node:http` baselines, in one run, on a
+ * throwaway database of the test Postgres (TEST_DATABASE_URL, default
+ * postgres://postgres@127.0.0.1:5432/test), dropped at the end. Prints a table and writes
+ * bench-results/latest.json. A missed target is reported, not an exit status: the numbers depend
+ * on the machine, and this is a report, not a gate.
+ *
+ * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
+ * alternations each is split into (default 2); BENCH_CONCURRENCY: HTTP clients (default 16);
+ * BENCH_ONLY: some of `http,append,batch` (default all), to iterate on one pair while profiling.
+ *
+ * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
+ * down before the append lines, so its subscriptions neither chase the bench's events during the
+ * HTTP lines nor steal CPU from the appends.
+ */
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { createPool } from '@xaalis/database';
+import { PostgresEventStore } from '@xaalis/event-store';
+import { createTestDatabase, testDatabaseUrl } from '@xaalis/testing';
+import { createBaselineTable, rawBatchInsert, rawHttpPg, rawInsert } from './baselines';
+import { appendBatch, appendSingle } from './event-store';
+import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
+import { closeHttpLoad } from './http-load';
+import type { Pool } from 'pg';
+import { measureInterleaved } from './measure';
+import { printTable, rows, writeJson, type Judged } from './report';
+
+const RESULTS_FILE = resolve(__dirname, '../../bench-results/latest.json');
+
+function setting(name: string, fallback: number, min: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`${name} must be a number ≥ ${min} (got "${raw}")`);
+  return value;
+}
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+async function main(): Promise<void> {
+  const seconds = setting('BENCH_SECONDS', 4, 0.5);
+  const rounds = Math.round(setting('BENCH_ROUNDS', 2, 1));
+  const concurrency = Math.round(setting('BENCH_CONCURRENCY', 16, 1));
+  const only = parseOnly(process.env.BENCH_ONLY);
+  const startedAt = new Date();
+  const loadBefore = loadavg()[0];
+  if (loadBefore > cpus().length / 2) {
+    log(
+      `load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs: other work competes, rates will be low and noisy`,
+    );
+  }
+
+  const db = await createTestDatabase();
+  const pool = createPool(db.url, { applicationName: 'xaalis-bench-raw', max: SERVICE_POOL_SIZE });
+  let interrupted = false;
+  const cleanUp = async () => {
+    closeHttpLoad();
+    await pool.end().catch(() => undefined);
+    await db.drop();
+  };
+  process.once('SIGINT', () => {
+    interrupted = true;
+    log('interrupted, dropping the database');
+    cleanUp().finally(() => process.exit(130));
+  });
+
+  const results: Judged[] = [];
+  try {
+    log(`database ${new URL(db.url).pathname.slice(1)}; ${seconds} s per line in ${rounds} rounds`);
+    await createBaselineTable(pool);
+    const settings = { durationMs: seconds * 1000, rounds, concurrency };
+    if (only.has('http')) results.push(await httpPair(pool, db.url, settings));
+    const store = new PostgresEventStore(pool);
+    try {
+      if (only.has('append')) results.push(await appendPair(pool, store, settings));
+      if (only.has('batch')) results.push(await batchPair(pool, store, settings));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    if (!interrupted) await cleanUp();
+  }
+
+  const table = rows(results);
+  printTable(table);
+  writeJson(
+    RESULTS_FILE,
+    {
+      startedAt: startedAt.toISOString(),
+      secondsPerMeasurement: seconds,
+      rounds,
+      concurrency,
+      server: shown(testDatabaseUrl()),
+      loadBefore,
+    },
+    table,
+  );
+  log(`wrote ${RESULTS_FILE} in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(1)} s`);
+}
+
+interface Settings {
+  durationMs: number;
+  rounds: number;
+  concurrency: number;
+}
+
+/** The gateway against a bare node:http server, both loaded from this process at once. */
+async function httpPair(pool: Pool, databaseUrl: string, settings: Settings): Promise<Judged> {
+  log('booting the embedded stack');
+  const stack = await startEmbeddedStack(databaseUrl);
+  try {
+    const secretKey = await issueTestSecretKey(stack.url);
+    const raw = await rawHttpPg(pool, settings.durationMs, settings.concurrency);
+    try {
+      log(`HTTP at ${settings.concurrency} concurrent clients`);
+      const account = await getAccount(
+        stack.url,
+        secretKey,
+        settings.durationMs,
+        settings.concurrency,
+      );
+      const [baseline, subject] = await measureInterleaved([raw.subject, account], settings.rounds);
+      return { baseline, subject, target: { kind: 'ratio', min: 0.6 } };
+    } finally {
+      await raw.close();
+    }
+  } finally {
+    await stack.close();
+  }
+}
+
+async function appendPair(
+  pool: Pool,
+  store: PostgresEventStore,
+  settings: Settings,
+): Promise<Judged> {
+  log('single-event appends, sequential');
+  const [baseline, subject] = await measureInterleaved(
+    [rawInsert(pool, settings.durationMs), appendSingle(store, settings.durationMs)],
+    settings.rounds,
+  );
+  return { baseline, subject, target: { kind: 'ratio', min: 0.8 } };
+}
+
+async function batchPair(
+  pool: Pool,
+  store: PostgresEventStore,
+  settings: Settings,
+): Promise<Judged> {
+  log('100-event batches, sequential');
+  const [baseline, subject] = await measureInterleaved(
+    [rawBatchInsert(pool, settings.durationMs), appendBatch(store, settings.durationMs)],
+    settings.rounds,
+  );
+  return { baseline, subject, target: { kind: 'rate', min: 10_000, unit: 'events/s' } };
+}
+
+const PAIRS = ['http', 'append', 'batch'] as const;
+type Pair = (typeof PAIRS)[number];
+
+function parseOnly(raw: string | undefined): Set<Pair> {
+  const wanted = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (wanted.length === 0) return new Set(PAIRS);
+  const unknown = wanted.filter((item) => !(PAIRS as readonly string[]).includes(item));
+  if (unknown.length > 0)
+    throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')} (known: ${PAIRS.join(', ')})`);
+  return new Set(wanted as Pair[]);
+}
+
+/** The server URL without its password. */
+function shown(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+// Exit explicitly: Nest and pg may leave timers behind, and a report must not hang.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,30 @@
+import { Agent, request } from 'node:http';
+
+/**
+ * The load generator's client, shared by the raw server and the gateway so both pay the same
+ * client cost: keep-alive sockets, as a real API client holds them (a TCP handshake per request
+ * would measure the kernel, not the service).
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** Resolves with the body of a 200; anything else rejects, so a wrong answer never counts. */
+export function httpGet(url: string, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (res.statusCode === 200) resolve(body);
+        else reject(new Error(`GET ${url} answered ${res.statusCode}: ${body.slice(0, 300)}`));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function closeHttpLoad(): void {
+  agent.destroy();
+}

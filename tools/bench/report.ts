@@ -1,0 +1,89 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+import type { Measurement } from './measure';
+
+/** `ratio`: at least `min` times the baseline's rate; `rate`: at least `min` per second. */
+export type Target = { kind: 'ratio'; min: number } | { kind: 'rate'; min: number; unit: string };
+
+export interface Judged {
+  subject: Measurement;
+  baseline: Measurement;
+  target: Target;
+}
+
+export interface Row extends Measurement {
+  baseline: string | null;
+  ratio: number | null;
+  target: string | null;
+  pass: boolean | null;
+}
+
+/** Each baseline, then what is judged against it. */
+export function rows(judged: Judged[]): Row[] {
+  return judged.flatMap(({ subject, baseline, target }): Row[] => {
+    const ratio = baseline.rate === 0 ? 0 : subject.rate / baseline.rate;
+    const pass = target.kind === 'ratio' ? ratio >= target.min : subject.rate >= target.min;
+    const wanted =
+      target.kind === 'ratio'
+        ? `≥ ${target.min}× ${baseline.name}`
+        : `≥ ${target.min.toLocaleString('en-US')} ${target.unit}`;
+    return [
+      { ...baseline, baseline: null, ratio: null, target: null, pass: null },
+      { ...subject, baseline: baseline.name, ratio, target: wanted, pass },
+    ];
+  });
+}
+
+export function printTable(table: Row[], out: NodeJS.WritableStream = process.stdout): void {
+  const header = ['name', 'rate/s', 'p50 ms', 'p99 ms', 'cpu ms/op', 'ratio', 'target', 'result'];
+  const lines = table.map((row) => [
+    row.name,
+    Math.round(row.rate).toLocaleString('en-US'),
+    row.p50Ms.toFixed(2),
+    row.p99Ms.toFixed(2),
+    row.cpuMsPerOp.toFixed(3),
+    row.ratio === null ? '' : `${row.ratio.toFixed(2)}×`,
+    row.target ?? '(baseline)',
+    row.pass === null ? '' : row.pass ? 'PASS' : 'FAIL',
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...lines.map((line) => line[column].length)),
+  );
+  const numeric = new Set([1, 2, 3, 4, 5]);
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        numeric.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+      )
+      .join('  ')
+      .trimEnd();
+  out.write(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+  for (const line of lines) out.write(`${format(line)}\n`);
+  const missed = table.filter((row) => row.pass === false);
+  out.write(
+    missed.length === 0
+      ? '\nAll targets met.\n'
+      : `\nTARGET MISSED (${missed.length}): ${missed.map((row) => row.name).join(', ')}\n`,
+  );
+}
+
+export interface RunInfo {
+  startedAt: string;
+  secondsPerMeasurement: number;
+  rounds: number;
+  concurrency: number;
+  server: string;
+  /** 1-minute load average before the run: other work on the machine skews every rate. */
+  loadBefore: number;
+}
+
+export function writeJson(file: string, info: RunInfo, table: Row[]): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const machine = {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+  };
+  writeFileSync(file, `${JSON.stringify({ ...info, machine, results: table }, null, 2)}\n`);
+}
