@@ -15,6 +15,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import type { Pool } from 'pg';
 import { createPool } from '@xaalis/database';
 import { PostgresEventStore } from '@xaalis/event-store';
 import { createTestDatabase, testDatabaseUrl } from '@xaalis/testing';
@@ -22,7 +23,6 @@ import { createBaselineTable, rawBatchInsert, rawHttpPg, rawInsert } from './bas
 import { appendBatch, appendSingle } from './event-store';
 import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
 import { closeHttpLoad } from './http-load';
-import type { Pool } from 'pg';
 import { measureInterleaved } from './measure';
 import { printTable, rows, writeJson, type Judged } from './report';
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const only = parseOnly(process.env.BENCH_ONLY);
   const startedAt = new Date();
   const loadBefore = loadavg()[0];
-  if (loadBefore > cpus().length / 2) {
+  if (loadBefore >= cpus().length) {
     log(
       `load average ${loadBefore.toFixed(1)} on ${cpus().length} CPUs: other work competes, rates will be low and noisy`,
     );

@@ -41,13 +41,13 @@ export class AccountController {
   }
 
   private async account({ merchantId, mode }: ApiCaller) {
-    const merchant = await this.queries.merchant(merchantId);
+    const account = await this.queries.account(merchantId, mode);
     return {
       object: 'account',
-      id: merchant.id,
-      name: merchant.name,
+      id: account.id,
+      name: account.name,
       livemode: livemode(mode),
-      webhook_url: await this.queries.webhookUrl(merchantId, mode),
+      webhook_url: account.webhookUrl,
     };
   }
 }

@@ -18,6 +18,10 @@ export type PrismaTx = Prisma.TransactionClient;
  */
 export function createPrismaClient(urlOrPool: string | Pool): PrismaClient {
   const adapter =
-    typeof urlOrPool === 'string' ? new PrismaPg({ connectionString: urlOrPool }) : new PrismaPg(urlOrPool);
-  return new PrismaClient({ adapter });
+    typeof urlOrPool === 'string'
+      ? new PrismaPg({ connectionString: urlOrPool })
+      : new PrismaPg(urlOrPool);
+  // 'minimal': Prisma otherwise captures a stack trace on every call to dress up its errors
+  // (~0.1 ms of CPU each); our errors never show Prisma's text to a client anyway.
+  return new PrismaClient({ adapter, errorFormat: 'minimal' });
 }

@@ -44,6 +44,12 @@ export const APPEND_CHANNEL = 'es_appended';
  * looks again this often.
  */
 const PENDING_POLL_MS = 50;
+/**
+ * At most one NOTIFY per this interval: each is a transaction of its own, and one per append
+ * would cost a sequential writer a third of its rate. Other processes' subscribers hear of an
+ * append up to this much later; this process's own are woken at once.
+ */
+const NOTIFY_INTERVAL_MS = 10;
 /** Without a LISTEN connection it falls back to polling at this pace... */
 const NO_LISTENER_POLL_MS = 500;
 /** ...and tries to open one again after this long. */
@@ -125,6 +131,7 @@ export class PostgresEventStore implements EventStore {
   /** Position still to announce, and the announcing loop while it runs. */
   private unannounced: string | undefined;
   private announcing: Promise<void> | undefined;
+  private lastNotifiedAt = 0;
 
   /** The pool stays the caller's: close() does not end it. */
   constructor(private readonly pool: Pool) {}
@@ -254,9 +261,13 @@ export class PostgresEventStore implements EventStore {
    * needs to know that something after its checkpoint exists, not every append).
    */
   private announce(position: string): void {
+    this.wakeWaiters(position);
     if (this.unannounced === undefined || position > this.unannounced) this.unannounced = position;
     this.announcing ??= (async () => {
       while (this.unannounced !== undefined) {
+        const wait = this.lastNotifiedAt + NOTIFY_INTERVAL_MS - Date.now();
+        if (wait > 0) await new Promise((done) => setTimeout(done, wait).unref());
+        this.lastNotifiedAt = Date.now();
         const payload = this.unannounced;
         this.unannounced = undefined;
         await this.pool

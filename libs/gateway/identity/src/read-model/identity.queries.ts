@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PRISMA } from '@xaalis/config';
+import type { Pool } from 'pg';
+import { PG_POOL, PRISMA } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
 import { requireCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
@@ -12,6 +13,12 @@ export interface MerchantRecord {
   createdAt: Date;
 }
 
+export interface AccountRecord {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+}
+
 export interface Membership {
   merchantId: string;
   role: MemberRole;
@@ -20,7 +27,33 @@ export interface Membership {
 /** Reads of the identity read models. Writes happen only in the projection. */
 @Injectable()
 export class IdentityQueries {
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+  constructor(
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
+
+  /**
+   * `GET /v1/account`, the hottest read of the merchant API: one prepared statement on the pool.
+   * Through Prisma it was two queries and ~0.8 ms of CPU per request (its per-call stack capture
+   * and query building), which held the endpoint to 0.14x of a raw node:http + pg server.
+   */
+  async account(merchantId: string, mode: Mode): Promise<AccountRecord> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      name: string;
+      webhook_url: string | null;
+    }>({
+      name: 'identity_account',
+      text: `SELECT m.id, m.name, a.webhook_url
+               FROM merchants m
+               LEFT JOIN merchant_accounts a ON a.merchant_id = m.id AND a.mode = $2
+              WHERE m.id = $1`,
+      values: [merchantId, mode],
+    });
+    const row = rows[0];
+    if (!row) throw notFound('merchant');
+    return { id: row.id, name: row.name, webhookUrl: row.webhook_url };
+  }
 
   async merchant(merchantId: string): Promise<MerchantRecord> {
     const row = await this.prisma.merchant.findUnique({
@@ -53,13 +86,6 @@ export class IdentityQueries {
       select: { id: true },
     });
     return row?.id;
-  }
-
-  async webhookUrl(merchantId: string, mode: Mode): Promise<string | null> {
-    const row = await this.prisma.merchantAccount.findUnique({
-      where: { merchantId_mode: { merchantId, mode } },
-    });
-    return row?.webhookUrl ?? null;
   }
 
   async waveAggregatedMerchantId(merchantId: string): Promise<string | null> {
