@@ -74,7 +74,8 @@ export default [
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
   },
   {
-    files: ['**/*.spec.ts'],
+    // Tests and their support folders.
+    files: ['**/*.spec.ts', '**/src/testing/**/*.ts', '**/src/test-support/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(true) },
   },
   {
@@ -90,7 +91,7 @@ export default [
   {
     // Config is read once (STYLE 8): only the config library and tooling read process.env.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['libs/shared/config/**', '**/*.spec.ts', 'libs/shared/testing/**'],
+    ignores: ['libs/shared/config/**', '**/*.spec.ts', 'libs/shared/testing/**', 'libs/shared/pg-testing/**'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -7,4 +7,3 @@ export * from './checkpoints';
 export * from './projection-runner';
 export * from './database-url';
 export * from './progress-bar';
-export * from './scratch-database';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, describeWithPostgres } from './testing/test-postgres';
-import type { ScratchDatabase as TestDatabase } from './scratch-database';
+import type { ThrowawayDatabase as TestDatabase } from '@xaalis/pg-testing';
 import { checksumOf, DEFAULT_MIGRATIONS_DIR, listMigrations, runMigrations } from './migrations';
 
 function migrationsFolder(files: Record<string, string>): string {

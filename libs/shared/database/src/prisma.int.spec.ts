@@ -1,5 +1,5 @@
 import { createTestDatabase, describeWithPostgres } from './testing/test-postgres';
-import type { ScratchDatabase as TestDatabase } from './scratch-database';
+import type { ThrowawayDatabase as TestDatabase } from '@xaalis/pg-testing';
 import { createPrismaClient } from './prisma';
 
 describeWithPostgres('Prisma client over @prisma/adapter-pg', () => {

@@ -1,6 +1,6 @@
 import { PostgresEventStore } from '@xaalis/event-store';
 import { createTestDatabase, describeWithPostgres } from './testing/test-postgres';
-import type { ScratchDatabase as TestDatabase } from './scratch-database';
+import type { ThrowawayDatabase as TestDatabase } from '@xaalis/pg-testing';
 import type { Projection } from './projection';
 import { createPrismaClient, type PrismaClient } from './prisma';
 import { ProjectionRunner } from './projection-runner';

@@ -8,17 +8,13 @@ import {
 } from './event-store';
 import { eventStoreContract } from './event-store.contract';
 import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from './testing/pg';
-
-const describeWithPostgres = postgresAvailable('PostgresEventStore int tests', process.env)
-  ? describe
-  : describe.skip;
+import { createTestDatabase, describeWithPostgres, type TestDatabase } from './testing/pg';
 
 describeWithPostgres('PostgresEventStore', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
-    db = await createTestDatabase(process.env);
+    db = await createTestDatabase();
   });
 
   afterAll(async () => {

@@ -1,7 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@xaalis/config';
 import {
-  DEFAULT_TEST_DATABASE_URL,
   type TestDatabase,
   createTestDatabase,
   describeWithPostgres,
@@ -11,13 +9,8 @@ import { HandlerRuns, baseUrlOf, createTestApp } from '../test-support/test-app'
 import { IdempotencyStore } from './idempotency.store';
 import { fingerprintOf } from './request-fingerprint';
 
-const postgres = {
-  adminUrl: process.env['TEST_DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL,
-  requireServices: loadConfig().requireServices,
-};
-
 /** CONTRACT 3 over real HTTP and a real Postgres, one throwaway database for the suite. */
-describeWithPostgres('idempotency', postgres, () => {
+describeWithPostgres('idempotency', () => {
   let database: TestDatabase;
   let app: NestFastifyApplication;
   let base: string;
@@ -25,7 +18,7 @@ describeWithPostgres('idempotency', postgres, () => {
   let keyNumber = 0;
 
   beforeAll(async () => {
-    database = await createTestDatabase(postgres.adminUrl);
+    database = await createTestDatabase();
     app = await createTestApp({ pool: database.pool, edge: { idempotencyLeaseMs: 60_000 } });
     base = baseUrlOf(app);
     runs = app.get(HandlerRuns);

@@ -1,4 +1,4 @@
-import { withDatabase } from './scratch-database';
+import { withDatabase } from './throwaway-database';
 
 describe('withDatabase', () => {
   it('swaps the database of a URL and keeps the rest', () => {

@@ -1,0 +1,2 @@
+export * from './test-postgres';
+export * from './throwaway-database';
