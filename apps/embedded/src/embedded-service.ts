@@ -6,6 +6,7 @@ import { PayoutsModule } from '@xaalis/app-payouts';
 import { WebhooksModule } from '@xaalis/app-webhooks';
 import { InProcessBroker } from '@xaalis/bus';
 import type { XaalisConfig } from '@xaalis/config';
+import type { Clock } from '@xaalis/kernel';
 import { bootApp, createInfrastructure, type Infrastructure } from '@xaalis/runtime';
 
 export interface EmbeddedService {
@@ -19,6 +20,8 @@ export interface EmbeddedOptions {
   host?: string;
   poolSize?: number;
   openApi?: boolean;
+  /** Tests move time (payment expiry, refund settlement) with a FixedClock. */
+  clock?: Clock;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function startEmbeddedService(
   const infra = await createInfrastructure(config, {
     applicationName: 'xaalis-embedded',
     poolSize: options.poolSize,
+    clock: options.clock,
   });
   const bus = { broker: new InProcessBroker() };
   const workers: NestFastifyApplication[] = [];

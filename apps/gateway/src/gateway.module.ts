@@ -5,9 +5,15 @@ import { AccountController } from './account/account.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthController } from './auth/auth.controller';
 import { BalanceController } from './balance/balance.controller';
+import { CheckoutPagesController } from './checkout/checkout-pages.controller';
+import { ProviderNotificationsController } from './checkout/provider-notifications.controller';
+import { PublicPaymentsController } from './checkout/public-payments.controller';
 import { IdentityForwarder } from './identity-forwarder';
 import { MeController } from './me/me.controller';
 import { MerchantsController } from './merchants/merchants.controller';
+import { MerchantContext } from './payments/merchant-context';
+import { PaymentsController } from './payments/payments.controller';
+import { RefundsController } from './payments/refunds.controller';
 import { ProviderIdentitiesController } from './provider-identities/provider-identities.controller';
 
 /**
@@ -24,7 +30,12 @@ import { ProviderIdentitiesController } from './provider-identities/provider-ide
     ProviderIdentitiesController,
     AccountController,
     BalanceController,
+    PaymentsController,
+    RefundsController,
+    PublicPaymentsController,
+    CheckoutPagesController,
+    ProviderNotificationsController,
   ],
-  providers: [IdentityForwarder],
+  providers: [IdentityForwarder, MerchantContext],
 })
 export class GatewayModule {}

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { HttpEdgeModule } from '@xaalis/http';
+import { PaymentsApplicationModule } from '@xaalis/payments-application';
+import { PaymentsHandler } from './payments.handler';
 
-/** Payments: create to settlement, hosted checkout, providers, refunds (issue 3). */
+/** Payments: create to settlement, hosted checkout, providers, refunds. */
 @Module({
-  imports: [HttpEdgeModule.forRoot()],
+  imports: [HttpEdgeModule.forRoot(), PaymentsApplicationModule],
+  controllers: [PaymentsHandler],
 })
 export class PaymentsModule {}

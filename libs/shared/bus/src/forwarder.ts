@@ -17,8 +17,11 @@ export interface EventForwarderOptions {
   name: string;
   /** The context's streams, e.g. `['payment-', 'refund-']`. */
   streamPrefixes: string[];
-  /** The context's mapping; give ids with `integrationEventId` so a republish keeps them. */
-  toIntegrationEvents: (event: RecordedEvent) => IntegrationEvent[];
+  /**
+   * The context's mapping; give ids with `integrationEventId` so a republish keeps them. It may
+   * read (e.g. the stream up to the event, to show the object as it was at that moment).
+   */
+  toIntegrationEvents: (event: RecordedEvent) => IntegrationEvent[] | Promise<IntegrationEvent[]>;
   client: Pick<ClientProxy, 'emit'>;
   checkpoints: CheckpointStore;
   batchSize?: number;
@@ -77,7 +80,7 @@ export class EventForwarder {
     for (const recorded of events) {
       // The subscription offers a failed batch again from its start.
       if (this.saved !== null && recorded.position <= this.saved) continue;
-      for (const event of options.toIntegrationEvents(recorded)) {
+      for (const event of await options.toIntegrationEvents(recorded)) {
         // A mapping that produces an invalid event stops the forwarder (logged, retried), so
         // the bug is seen and nothing is skipped.
         validateMessage(IntegrationEvent, event);

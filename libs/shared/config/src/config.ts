@@ -33,6 +33,36 @@ export interface XaalisConfig {
   kafkaMaxWaitMs: number;
   /** A test run that needs kcat or Postgres fails instead of skipping. */
   requireServices: boolean;
+  /** Live providers (CONTRACT 6): base URLs are configurable so tests point them at local fakes. */
+  wave: WaveConfig;
+  orangeMoney: OrangeMoneyConfig;
+  /** A provider call taking longer is an unknown outcome (reconciled later), never a failure. */
+  providerTimeoutMs: number;
+  /** Fee per provider in basis points of the amount (100 = 1%), rounded half up to whole XOF. */
+  feeBps: { wave: number; orange_money: number; mock: number };
+  /**
+   * Tests only: the payments process kills itself (as `kill -9` would) right before publishing
+   * an integration event of this type, after its append is durable.
+   */
+  faultCrashBeforePublish: string | undefined;
+}
+
+export interface WaveConfig {
+  apiBaseUrl: string;
+  /** Bearer key of the Wave Checkout API; live `wave` payments are unavailable without it. */
+  apiKey: string | undefined;
+  /** Secret of Wave's webhook signatures (`Wave-Signature: t=…,v1=…`). */
+  webhookSecret: string | undefined;
+}
+
+export interface OrangeMoneyConfig {
+  apiBaseUrl: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** The merchant code payments are made to. */
+  merchantCode: string | undefined;
+  /** The API key Orange Money sends back on its merchant callback (registered with Sonatel). */
+  callbackApiKey: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +120,8 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     return raw;
   };
 
+  const baseUrl = (raw: string): string => raw.replace(/\/+$/, '');
+
   const port = int('PORT', 3000, 0, 65535);
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) {
@@ -118,6 +150,27 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     logLevel: logLevel as XaalisConfig['logLevel'],
     kafkaMaxWaitMs: int('KAFKA_MAX_WAIT_MS', 5000, 1, 60_000),
     requireServices: bool('XAALIS_REQUIRE_SERVICES', false),
+    wave: {
+      apiBaseUrl: baseUrl(url('WAVE_API_BASE_URL', ['http:', 'https:']) ?? 'https://api.wave.com'),
+      apiKey: text('WAVE_API_KEY'),
+      webhookSecret: text('WAVE_WEBHOOK_SECRET'),
+    },
+    orangeMoney: {
+      apiBaseUrl: baseUrl(
+        url('ORANGE_MONEY_API_BASE_URL', ['http:', 'https:']) ?? 'https://api.orange-sonatel.com',
+      ),
+      clientId: text('ORANGE_MONEY_CLIENT_ID'),
+      clientSecret: text('ORANGE_MONEY_CLIENT_SECRET'),
+      merchantCode: text('ORANGE_MONEY_MERCHANT_CODE'),
+      callbackApiKey: text('ORANGE_MONEY_CALLBACK_API_KEY'),
+    },
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 10_000, 1, 120_000),
+    feeBps: {
+      wave: int('FEE_WAVE_BPS', 100, 0, 10_000),
+      orange_money: int('FEE_ORANGE_MONEY_BPS', 150, 0, 10_000),
+      mock: int('FEE_MOCK_BPS', 100, 0, 10_000),
+    },
+    faultCrashBeforePublish: text('XAALIS_FAULT_CRASH_BEFORE_PUBLISH'),
   };
   if (config.secretHashKey !== undefined && config.secretHashKey.length < 32) {
     problems.push('SECRET_HASH_KEY must be at least 32 characters');

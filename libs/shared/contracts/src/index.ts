@@ -2,6 +2,7 @@ export * from './apps';
 export * from './formats';
 export * from './integration-event-types';
 export * from './integration-event';
+export * from './payments.messages';
 export * from './payouts.messages';
 export * from './requests';
 export * from './reply-envelope';

@@ -1,4 +1,5 @@
-import { IsIn, IsInt, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Matches, Min, ValidateNested } from 'class-validator';
 import { MODES, type Mode } from '@xaalis/kernel';
 import { idPattern } from './formats';
 
@@ -18,4 +19,51 @@ export class BalanceReply {
 
   @IsInt()
   pending!: number;
+}
+
+/**
+ * `payouts.ledger.hold`: moves `amount` from available to pending for a refund or payout, once
+ * per `ref`; `insufficient_funds` when available is short. A refund names its payment so the
+ * payment's credit is posted first if the `payment.succeeded` event has not arrived yet.
+ */
+export class PaymentCredit {
+  @Matches(idPattern('pay'))
+  id!: string;
+
+  @IsInt()
+  @Min(1)
+  amount!: number;
+
+  @IsInt()
+  @Min(0)
+  fee!: number;
+}
+
+export class LedgerHoldRequest extends BalanceRequest {
+  @Matches(/^(refund|payout):[a-z]+_[0-9A-Za-z]{20,}$/, {
+    message: 'ref must be refund:<re_id> or payout:<po_id>',
+  })
+  ref!: string;
+
+  @IsInt()
+  @Min(1)
+  amount!: number;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PaymentCredit)
+  credit_first?: PaymentCredit;
+}
+
+/** `payouts.ledger.settle` / `payouts.ledger.release`: the end of a hold, once. */
+export class LedgerHoldEndRequest extends BalanceRequest {
+  @Matches(/^(refund|payout):[a-z]+_[0-9A-Za-z]{20,}$/, {
+    message: 'ref must be refund:<re_id> or payout:<po_id>',
+  })
+  ref!: string;
+}
+
+export class LedgerHoldReply {
+  @IsIn(['held', 'settled', 'released'])
+  state!: 'held' | 'settled' | 'released';
 }

@@ -1,6 +1,6 @@
 import { DomainError, type ErrorCode, type ErrorDetails } from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
-import { validateMessage } from './validate-message';
+import { validateMessage, type MessageClass } from './validate-message';
 
 export interface ReplyError {
   code: ErrorCode;
@@ -26,7 +26,8 @@ export async function reply<Pattern extends RequestPattern>(
   work: (request: RequestOf<Pattern>) => Promise<ReplyOf<Pattern>> | ReplyOf<Pattern>,
 ): Promise<ReplyEnvelope<ReplyOf<Pattern>>> {
   try {
-    const request = validateMessage(REQUESTS[pattern].request, payload) as RequestOf<Pattern>;
+    const contract = REQUESTS[pattern] as { request: MessageClass<object> };
+    const request = validateMessage(contract.request, payload) as RequestOf<Pattern>;
     return { ok: true, value: await work(request) };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: error.toJSON() };

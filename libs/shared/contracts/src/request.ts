@@ -1,7 +1,7 @@
 import { EmptyError, firstValueFrom, timeout, TimeoutError, type Observable } from 'rxjs';
 import { DomainError, isErrorCode } from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
-import { validateMessage } from './validate-message';
+import { validateMessage, type MessageClass } from './validate-message';
 
 /** The part of a Nest `ClientProxy` a caller needs; keeps this library free of Nest. */
 export interface BusRequester {
@@ -42,7 +42,8 @@ function unwrap<Pattern extends RequestPattern>(
   if (!isRecord(envelope)) throw internalError();
   if (envelope.ok === true) {
     try {
-      return validateMessage(REQUESTS[pattern].reply, envelope.value) as ReplyOf<Pattern>;
+      const contract = REQUESTS[pattern] as { reply: MessageClass<object> };
+      return validateMessage(contract.reply, envelope.value) as ReplyOf<Pattern>;
     } catch {
       throw internalError();
     }

@@ -1,8 +1,45 @@
 import type { AppName } from './apps';
 import type { MessageClass } from './validate-message';
-import { BalanceReply, BalanceRequest } from './payouts.messages';
+import {
+  CreatePaymentRequest,
+  CreateRefundRequest,
+  CustomerPaymentReply,
+  ListPaymentsRequest,
+  PaymentListReply,
+  PaymentRef,
+  PaymentReply,
+  PaymentTestHelperRequest,
+  ProviderNotificationReply,
+  ProviderNotificationRequest,
+  PublicPaymentRef,
+  PublicPayRequest,
+  RefundReply,
+  SandboxActionRequest,
+  SandboxPageReply,
+  SandboxRequest,
+} from './payments.messages';
+import {
+  BalanceReply,
+  BalanceRequest,
+  LedgerHoldEndRequest,
+  LedgerHoldReply,
+  LedgerHoldRequest,
+} from './payouts.messages';
 
 export const PAYOUTS_BALANCE_GET = 'payouts.balance.get';
+export const PAYOUTS_LEDGER_HOLD = 'payouts.ledger.hold';
+export const PAYOUTS_LEDGER_SETTLE = 'payouts.ledger.settle';
+export const PAYOUTS_LEDGER_RELEASE = 'payouts.ledger.release';
+export const PAYMENTS_CREATE = 'payments.payment.create';
+export const PAYMENTS_GET = 'payments.payment.get';
+export const PAYMENTS_LIST = 'payments.payment.list';
+export const PAYMENTS_TEST_HELPER = 'payments.test_helpers.apply';
+export const PAYMENTS_PUBLIC_GET = 'payments.public.get';
+export const PAYMENTS_PUBLIC_PAY = 'payments.public.pay';
+export const PAYMENTS_SANDBOX_GET = 'payments.sandbox.get';
+export const PAYMENTS_SANDBOX_ACT = 'payments.sandbox.act';
+export const PAYMENTS_PROVIDER_NOTIFY = 'payments.provider.notify';
+export const PAYMENTS_REFUND_CREATE = 'payments.refund.create';
 
 interface RequestContract<Request extends object, Reply extends object> {
   /** The one app whose `@MessagePattern` answers; no other app may register the pattern. */
@@ -21,6 +58,71 @@ export const REQUESTS = {
     request: BalanceRequest,
     reply: BalanceReply,
   } satisfies RequestContract<BalanceRequest, BalanceReply>,
+  [PAYOUTS_LEDGER_HOLD]: {
+    owner: 'payouts',
+    request: LedgerHoldRequest,
+    reply: LedgerHoldReply,
+  } satisfies RequestContract<LedgerHoldRequest, LedgerHoldReply>,
+  [PAYOUTS_LEDGER_SETTLE]: {
+    owner: 'payouts',
+    request: LedgerHoldEndRequest,
+    reply: LedgerHoldReply,
+  } satisfies RequestContract<LedgerHoldEndRequest, LedgerHoldReply>,
+  [PAYOUTS_LEDGER_RELEASE]: {
+    owner: 'payouts',
+    request: LedgerHoldEndRequest,
+    reply: LedgerHoldReply,
+  } satisfies RequestContract<LedgerHoldEndRequest, LedgerHoldReply>,
+  [PAYMENTS_CREATE]: {
+    owner: 'payments',
+    request: CreatePaymentRequest,
+    reply: PaymentReply,
+  } satisfies RequestContract<CreatePaymentRequest, PaymentReply>,
+  [PAYMENTS_GET]: {
+    owner: 'payments',
+    request: PaymentRef,
+    reply: PaymentReply,
+  } satisfies RequestContract<PaymentRef, PaymentReply>,
+  [PAYMENTS_LIST]: {
+    owner: 'payments',
+    request: ListPaymentsRequest,
+    reply: PaymentListReply,
+  } satisfies RequestContract<ListPaymentsRequest, PaymentListReply>,
+  [PAYMENTS_TEST_HELPER]: {
+    owner: 'payments',
+    request: PaymentTestHelperRequest,
+    reply: PaymentReply,
+  } satisfies RequestContract<PaymentTestHelperRequest, PaymentReply>,
+  [PAYMENTS_PUBLIC_GET]: {
+    owner: 'payments',
+    request: PublicPaymentRef,
+    reply: CustomerPaymentReply,
+  } satisfies RequestContract<PublicPaymentRef, CustomerPaymentReply>,
+  [PAYMENTS_PUBLIC_PAY]: {
+    owner: 'payments',
+    request: PublicPayRequest,
+    reply: CustomerPaymentReply,
+  } satisfies RequestContract<PublicPayRequest, CustomerPaymentReply>,
+  [PAYMENTS_SANDBOX_GET]: {
+    owner: 'payments',
+    request: SandboxRequest,
+    reply: SandboxPageReply,
+  } satisfies RequestContract<SandboxRequest, SandboxPageReply>,
+  [PAYMENTS_SANDBOX_ACT]: {
+    owner: 'payments',
+    request: SandboxActionRequest,
+    reply: CustomerPaymentReply,
+  } satisfies RequestContract<SandboxActionRequest, CustomerPaymentReply>,
+  [PAYMENTS_PROVIDER_NOTIFY]: {
+    owner: 'payments',
+    request: ProviderNotificationRequest,
+    reply: ProviderNotificationReply,
+  } satisfies RequestContract<ProviderNotificationRequest, ProviderNotificationReply>,
+  [PAYMENTS_REFUND_CREATE]: {
+    owner: 'payments',
+    request: CreateRefundRequest,
+    reply: RefundReply,
+  } satisfies RequestContract<CreateRefundRequest, RefundReply>,
 } as const;
 
 export type RequestPattern = keyof typeof REQUESTS;

@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** A request whose JSON body's text is kept for signature checks. */
+export type RawBodyRequest = FastifyRequest & { rawBody?: string };
+
 type Done = (error: Error | null, body?: unknown) => void;
 type Parser = (request: FastifyRequest, body: Buffer, done: Done) => void;
 
@@ -21,6 +24,8 @@ export function jsonBodyParser(fastify: FastifyInstance): Parser {
   return (request, body, done) => {
     if (body.length === 0) return done(null, undefined);
     const text = body.toString('utf8');
+    // Providers sign the exact bytes they sent (Wave-Signature): their webhook routes verify this.
+    (request as RawBodyRequest).rawBody = text;
     parse(request, text, (error, parsed) => {
       if (!error) return done(null, parsed);
       done(new DomainError('validation_error', jsonProblem(text)), undefined);

@@ -1,0 +1,149 @@
+import { Controller, Get, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { BUS_CLIENT } from '@xaalis/config';
+import {
+  PAYMENTS_PUBLIC_GET,
+  PAYMENTS_SANDBOX_ACT,
+  PAYMENTS_SANDBOX_GET,
+  request,
+  type BusRequester,
+} from '@xaalis/contracts';
+import { RateLimit, statusFor } from '@xaalis/http';
+import { DomainError } from '@xaalis/kernel';
+import {
+  htmlPageHeaders,
+  newCspNonce,
+  renderCheckoutPage,
+  renderMessagePage,
+  renderSandboxPage,
+} from './pages';
+
+type SandboxProvider = 'wave' | 'orange_money';
+const SANDBOX_PROVIDERS: readonly string[] = ['wave', 'orange_money'];
+
+/**
+ * The hosted pages (CONTRACT 6): the checkout page the merchant redirects the customer to, and
+ * the sandbox pages standing in for the providers in test mode. HTML, so failures are pages too.
+ */
+@ApiExcludeController()
+@Controller()
+@RateLimit('ip')
+export class CheckoutPagesController {
+  constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
+
+  @Get('checkout/:id')
+  async checkout(@Param('id') id: string, @Query('cs') cs: unknown, @Res() reply: FastifyReply) {
+    const nonce = newCspNonce();
+    await this.page(reply, nonce, async () => {
+      const view = await request(this.bus, PAYMENTS_PUBLIC_GET, {
+        payment_id: id,
+        client_secret: secretOf(cs),
+      });
+      return renderCheckoutPage({ view, clientSecret: secretOf(cs), nonce });
+    });
+  }
+
+  @Get('sandbox/:provider/:id')
+  async sandbox(
+    @Param('provider') provider: string,
+    @Param('id') id: string,
+    @Query('cs') cs: unknown,
+    @Res() reply: FastifyReply,
+  ) {
+    const nonce = newCspNonce();
+    await this.page(reply, nonce, async () => {
+      const payment = await request(this.bus, PAYMENTS_SANDBOX_GET, {
+        payment_id: id,
+        client_secret: secretOf(cs),
+        provider: sandboxProvider(provider),
+      });
+      return renderSandboxPage({
+        payment: {
+          id: payment.id,
+          amount: payment.amount,
+          description: payment.description,
+          merchantName: payment.merchant_name,
+          provider: payment.provider,
+        },
+        clientSecret: secretOf(cs),
+        nonce,
+      });
+    });
+  }
+
+  /** Approve / Decline: then back to the checkout page, which shows how it ended. */
+  @Post('sandbox/:provider/:id/:action')
+  async act(
+    @Param('provider') provider: string,
+    @Param('id') id: string,
+    @Param('action') action: string,
+    @Query('cs') cs: unknown,
+    @Res() reply: FastifyReply,
+  ) {
+    const nonce = newCspNonce();
+    await this.page(reply, nonce, async () => {
+      if (action !== 'approve' && action !== 'decline') throw new DomainError('not_found', 'No such page.');
+      await request(this.bus, PAYMENTS_SANDBOX_ACT, {
+        payment_id: id,
+        client_secret: secretOf(cs),
+        provider: sandboxProvider(provider),
+        action,
+      });
+      // Same origin on purpose: the CSP's form-action also governs the redirect after a post.
+      const back = `/checkout/${encodeURIComponent(id)}?cs=${encodeURIComponent(secretOf(cs))}`;
+      void reply.status(303).header('location', back).header('cache-control', 'no-store').send();
+      return undefined;
+    });
+  }
+
+  private async page(
+    reply: FastifyReply,
+    nonce: string,
+    render: () => Promise<string | undefined>,
+  ): Promise<void> {
+    let body: string | undefined;
+    let status = 200;
+    try {
+      body = await render();
+      if (body === undefined) return;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      status = statusFor(error.code);
+      body = renderMessagePage({ ...messageFor(error), nonce, status });
+      if (error.code === 'rate_limited') throw error;
+    }
+    void reply.status(status).headers(htmlPageHeaders(nonce)).send(body);
+  }
+}
+
+const secretOf = (cs: unknown): string => {
+  if (typeof cs !== 'string' || cs.length === 0 || cs.length > 255) {
+    throw new DomainError('not_found', 'No such payment.');
+  }
+  return cs;
+};
+
+const sandboxProvider = (provider: string): SandboxProvider => {
+  if (!SANDBOX_PROVIDERS.includes(provider)) throw new DomainError('not_found', 'No such page.');
+  return provider as SandboxProvider;
+};
+
+function messageFor(error: DomainError): { title: string; message: string } {
+  switch (error.code) {
+    case 'not_found':
+      return {
+        title: 'Paiement introuvable',
+        message: 'Ce lien de paiement est invalide ou incomplet. Revenez chez le marchand pour réessayer.',
+      };
+    case 'invalid_state':
+      return { title: 'Paiement déjà traité', message: error.message };
+    case 'unavailable':
+      return {
+        title: 'Service momentanément indisponible',
+        message: 'Réessayez dans quelques instants.',
+      };
+    default:
+      return { title: 'Une erreur est survenue', message: 'Réessayez dans quelques instants.' };
+  }
+}

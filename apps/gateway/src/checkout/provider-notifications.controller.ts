@@ -1,0 +1,47 @@
+import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { BUS_CLIENT } from '@xaalis/config';
+import { PAYMENTS_PROVIDER_NOTIFY, request, type BusRequester } from '@xaalis/contracts';
+import type { RawBodyRequest } from '@xaalis/http';
+import { validationError } from '@xaalis/kernel';
+
+/**
+ * Where Wave's webhooks and Orange Money's merchant callbacks arrive. The gateway passes the raw
+ * bytes and headers on; the payments app verifies the signature (Wave) or API key (Orange Money)
+ * before anything changes, and a forged notification is a 401.
+ */
+@ApiTags('providers')
+@Controller('providers')
+export class ProviderNotificationsController {
+  constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
+
+  @Post('wave/webhook')
+  @HttpCode(200)
+  @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
+  wave(@Req() req: RawBodyRequest) {
+    return this.forward('wave', req);
+  }
+
+  @Post('orange-money/callback')
+  @HttpCode(200)
+  @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
+  orangeMoney(@Req() req: RawBodyRequest) {
+    return this.forward('orange_money', req);
+  }
+
+  private async forward(provider: 'wave' | 'orange_money', req: RawBodyRequest) {
+    if (req.rawBody === undefined) {
+      throw validationError([{ field: '', issue: 'must be a JSON body' }]);
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+    await request(this.bus, PAYMENTS_PROVIDER_NOTIFY, {
+      provider,
+      headers,
+      raw_body: req.rawBody,
+    });
+    return { received: true };
+  }
+}

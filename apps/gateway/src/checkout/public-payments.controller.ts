@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { BUS_CLIENT } from '@xaalis/config';
+import {
+  PAYMENTS_PUBLIC_GET,
+  PAYMENTS_PUBLIC_PAY,
+  request,
+  type BusRequester,
+} from '@xaalis/contracts';
+import { RateLimit } from '@xaalis/http';
+import { ClientSecretQuery, PublicPayDto } from './public-pay.dto';
+
+/**
+ * The customer side of a payment (spec 4.1, 5): no bearer key, the client secret `cs` authorizes.
+ * A wrong `cs` and an unknown payment are the same 404. Rate limited per IP.
+ */
+@ApiTags('customer')
+@Controller('v1/public/payments')
+@RateLimit('ip')
+export class PublicPaymentsController {
+  constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
+
+  @Post(':id/pay')
+  @HttpCode(200)
+  @ApiParam({ name: 'id' })
+  @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2) with `next_action`.' })
+  pay(@Param('id') id: string, @Query() query: ClientSecretQuery, @Body() body: PublicPayDto) {
+    return request(this.bus, PAYMENTS_PUBLIC_PAY, {
+      payment_id: id,
+      client_secret: query.cs,
+      provider: body.provider,
+      phone: body.phone,
+    });
+  }
+
+  /** What the hosted page polls while the provider confirms. */
+  @Get(':id')
+  @ApiParam({ name: 'id' })
+  @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2).' })
+  get(@Param('id') id: string, @Query() query: ClientSecretQuery) {
+    return request(this.bus, PAYMENTS_PUBLIC_GET, { payment_id: id, client_secret: query.cs });
+  }
+}

@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { IsMetadata, IsPhone, URL_MAX_LENGTH } from '@xaalis/http';
+
+export class PaymentCustomerDto {
+  @ApiPropertyOptional({ pattern: '^\\+2217[0-9]{8}$', example: '+221771234567' })
+  @IsOptional()
+  @IsString()
+  @IsPhone()
+  phone?: string;
+
+  @ApiPropertyOptional({ maxLength: 100, example: 'Awa Diop' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  name?: string;
+}
+
+/** An absolute http(s) URL: where the hosted page sends the customer back. */
+function IsReturnUrl(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isReturnUrl',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'string' || value.length > URL_MAX_LENGTH) return false;
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      defaultMessage: () => `must be an absolute http(s) URL of at most ${URL_MAX_LENGTH} characters`,
+    },
+  });
+}
+
+/** Spec 4.1 and 8: every field, bound and pattern of `POST /v1/payments`. */
+export class CreatePaymentDto {
+  @ApiProperty({ minimum: 1, maximum: 100_000_000, example: 5000, description: 'XOF' })
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  amount!: number;
+
+  @ApiPropertyOptional({ enum: ['XOF'], default: 'XOF' })
+  @IsOptional()
+  @IsIn(['XOF'])
+  currency?: 'XOF';
+
+  @ApiPropertyOptional({
+    enum: ['wave', 'orange_money'],
+    description: 'Skips the hosted method picker: `next_action` is ready at once.',
+  })
+  @IsOptional()
+  @IsIn(['wave', 'orange_money'])
+  provider?: 'wave' | 'orange_money';
+
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  description?: string;
+
+  @ApiPropertyOptional({ maxLength: 100, example: 'order_1234' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  client_reference?: string;
+
+  @ApiPropertyOptional({ type: PaymentCustomerDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PaymentCustomerDto)
+  customer?: PaymentCustomerDto;
+
+  @ApiPropertyOptional({ format: 'uri', example: 'https://shop.example.sn/merci' })
+  @IsOptional()
+  @IsReturnUrl()
+  success_url?: string;
+
+  @ApiPropertyOptional({ format: 'uri', example: 'https://shop.example.sn/panier' })
+  @IsOptional()
+  @IsReturnUrl()
+  cancel_url?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 500 },
+    example: { order_id: '1234' },
+  })
+  @IsOptional()
+  @IsMetadata()
+  metadata?: Record<string, string>;
+}

@@ -1,0 +1,17 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsString, Max, MaxLength, Min, IsOptional } from 'class-validator';
+
+/** CONTRACT 5: `POST /v1/refunds`; the full amount when `amount` is omitted. */
+export class CreateRefundDto {
+  @ApiProperty({ example: 'pay_01JD…' })
+  @IsString()
+  @MaxLength(255)
+  payment!: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  amount?: number;
+}

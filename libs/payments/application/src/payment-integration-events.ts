@@ -1,0 +1,69 @@
+import { integrationEventId } from '@xaalis/bus';
+import type { IntegrationEvent, IntegrationEventType } from '@xaalis/contracts';
+import type { EventStore, RecordedEvent } from '@xaalis/event-store';
+import { assertNever, fold, livemode } from '@xaalis/kernel';
+import {
+  evolve,
+  exists,
+  initialState,
+  toPaymentObject,
+  type Payment,
+  type PaymentEvent,
+  type PaymentLinks,
+} from '@xaalis/payments-domain';
+import { asPaymentEvent } from './payment-event-guard';
+
+/** The payment facts merchants hear about (spec 6); the others stay inside payments. */
+export function paymentEventType(event: PaymentEvent): IntegrationEventType | undefined {
+  switch (event.type) {
+    case 'PaymentSucceeded':
+      return 'payment.succeeded';
+    case 'PaymentFailed':
+      return 'payment.failed';
+    case 'PaymentExpired':
+      return 'payment.expired';
+    case 'RefundSucceeded':
+      return 'payment.refunded';
+    case 'PaymentCreated':
+    case 'PaymentMethodChosen':
+    case 'PaymentSessionFound':
+    case 'RefundRequested':
+    case 'RefundFailed':
+      return undefined;
+    default:
+      return assertNever(event);
+  }
+}
+
+/**
+ * For the event forwarder: `data.object` is the payment exactly as `GET /v1/payments/{id}`
+ * showed it right after this event (the stream folded up to the event's revision), so a
+ * republish after a crash carries the same object and the same event id.
+ */
+export function paymentIntegrationEvents(
+  store: EventStore,
+  links: (payment: Payment) => PaymentLinks,
+) {
+  return async (recorded: RecordedEvent): Promise<IntegrationEvent[]> => {
+    const event = asPaymentEvent(recorded);
+    const type = event && paymentEventType(event);
+    if (!type) return [];
+    const { events } = await store.readStream(recorded.streamName, {
+      maxCount: Number(recorded.revision) + 1,
+    });
+    const history = events.map(asPaymentEvent).filter((e): e is PaymentEvent => e !== undefined);
+    const payment = fold(evolve, initialState(), history);
+    if (!exists(payment)) return [];
+    return [
+      {
+        id: integrationEventId(recorded),
+        type,
+        merchant_id: payment.merchantId,
+        livemode: livemode(payment.mode),
+        created_at: recorded.createdAt.toISOString(),
+        source: { stream: recorded.streamName, revision: Number(recorded.revision) },
+        data: { object: toPaymentObject(payment, links(payment)) as unknown as Record<string, unknown> },
+      },
+    ];
+  };
+}

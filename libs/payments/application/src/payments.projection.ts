@@ -1,0 +1,105 @@
+import type { PrismaTx, Projection } from '@xaalis/database';
+import type { RecordedEvent } from '@xaalis/event-store';
+import { assertNever } from '@xaalis/kernel';
+import {
+  evolve,
+  exists,
+  initialState,
+  PAYMENT_STREAM_PREFIX,
+  type Payment,
+  type PaymentEvent,
+} from '@xaalis/payments-domain';
+import { asPaymentEvent } from './payment-event-guard';
+import { jobKinds } from './payment-jobs.kinds';
+
+export const PAYMENTS_PROJECTION = 'payments';
+
+/**
+ * One row per payment holding the folded state, plus the payment's scheduled jobs, written in
+ * the runner's transaction. The row's revision makes a second application of an event a no-op.
+ */
+export const paymentsProjection: Projection = {
+  name: PAYMENTS_PROJECTION,
+  streamPrefixes: [PAYMENT_STREAM_PREFIX],
+  async apply(recorded: RecordedEvent, tx: PrismaTx): Promise<void> {
+    const event = asPaymentEvent(recorded);
+    if (!event) return;
+    const id = recorded.streamName.slice(PAYMENT_STREAM_PREFIX.length);
+    const row = await tx.payment.findUnique({
+      where: { id },
+      select: { state: true, revision: true },
+    });
+    if (row && row.revision >= recorded.revision) return;
+    const before = row ? (row.state as unknown as Payment) : initialState();
+    const after = evolve(before, event);
+    if (!exists(after)) return;
+    const values = {
+      status: after.status,
+      clientReference: after.clientReference,
+      state: after as unknown as object,
+      revision: recorded.revision,
+      updatedAt: recorded.createdAt,
+    };
+    await tx.payment.upsert({
+      where: { id },
+      create: {
+        id,
+        merchantId: after.merchantId,
+        mode: after.mode,
+        createdAt: new Date(after.createdAt),
+        ...values,
+      },
+      update: values,
+    });
+    await scheduleJobs(tx, after, event);
+  },
+  async reset(tx: PrismaTx): Promise<void> {
+    await tx.paymentJob.deleteMany({});
+    await tx.payment.deleteMany({});
+  },
+};
+
+async function upsertJob(tx: PrismaTx, paymentId: string, kind: string, dueAt: Date) {
+  await tx.paymentJob.upsert({
+    where: { paymentId_kind: { paymentId, kind } },
+    create: { paymentId, kind, dueAt },
+    update: { dueAt, attempts: 0, lastError: null },
+  });
+}
+
+async function dropJobs(tx: PrismaTx, paymentId: string, kinds: string[]) {
+  await tx.paymentJob.deleteMany({ where: { paymentId, kind: { in: kinds } } });
+}
+
+/** What each fact asks the scheduler to do later. */
+async function scheduleJobs(tx: PrismaTx, payment: Payment, event: PaymentEvent): Promise<void> {
+  const id = payment.paymentId;
+  switch (event.type) {
+    case 'PaymentCreated':
+      return upsertJob(tx, id, jobKinds.expire, new Date(payment.expiresAt));
+    case 'PaymentMethodChosen':
+      // An unknown outcome at the provider: ask it soon what became of the session.
+      if (event.data.redirectUrl === null) {
+        await upsertJob(tx, id, jobKinds.reconcile, new Date(event.data.chosenAt));
+      }
+      return;
+    case 'PaymentSessionFound':
+      return dropJobs(tx, id, [jobKinds.reconcile]);
+    case 'PaymentSucceeded':
+    case 'PaymentFailed':
+    case 'PaymentExpired':
+      return dropJobs(tx, id, [jobKinds.expire, jobKinds.reconcile]);
+    case 'RefundRequested':
+      return upsertJob(
+        tx,
+        id,
+        jobKinds.refund(event.data.refundId),
+        new Date(event.data.requestedAt),
+      );
+    case 'RefundSucceeded':
+    case 'RefundFailed':
+      return dropJobs(tx, id, [jobKinds.refund(event.data.refundId)]);
+    default:
+      return assertNever(event);
+  }
+}

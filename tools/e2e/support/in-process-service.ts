@@ -1,0 +1,50 @@
+import { startEmbeddedService, type EmbeddedService } from '@xaalis/app-embedded';
+import { loadConfig } from '@xaalis/config';
+import { FixedClock } from '@xaalis/kernel';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
+import { serviceEnv, sharedSecrets } from './fixtures';
+import { HttpClient } from './http';
+
+export interface InProcessService {
+  url: string;
+  http: HttpClient;
+  clock: FixedClock;
+  service: EmbeddedService;
+  db: ThrowawayDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The five apps in this test's process (the embedded composition root) over a throwaway
+ * database on the local Postgres, with a clock the test moves: for flows that need time to pass
+ * (payment expiry, refund settlement) without waiting for it.
+ */
+export async function startInProcessService(
+  env: Record<string, string> = {},
+): Promise<InProcessService> {
+  const db = await createThrowawayDatabase({ prefix: 'e2e_payments', poolMax: 4 });
+  const clock = new FixedClock(new Date());
+  const config = loadConfig({
+    ...serviceEnv(),
+    ...sharedSecrets(),
+    LOG_LEVEL: 'error',
+    IP_RATE_LIMIT_BURST: '10000',
+    IP_RATE_LIMIT_PER_SECOND: '10000',
+    RATE_LIMIT_BURST: '10000',
+    RATE_LIMIT_PER_SECOND: '10000',
+    DATABASE_URL: db.url,
+    ...env,
+  });
+  const service = await startEmbeddedService(config, { host: '127.0.0.1', openApi: false, clock });
+  return {
+    url: service.url,
+    http: new HttpClient(service.url),
+    clock,
+    service,
+    db,
+    async close() {
+      await service.close();
+      await db.drop();
+    },
+  };
+}
