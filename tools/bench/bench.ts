@@ -7,7 +7,7 @@
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 2); BENCH_CONCURRENCY: HTTP clients (default 16);
- * BENCH_ONLY: some of `http,append,batch` (default all), to iterate on one pair while profiling.
+ * BENCH_ONLY: some of `http,payments,append,batch` (default all), to iterate on one pair while profiling.
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
  * down before the append lines, so its subscriptions neither chase the bench's events during the
@@ -23,6 +23,7 @@ import { createBaselineTable, rawBatchInsert, rawHttpPg, rawInsert } from './bas
 import { appendBatch, appendSingle } from './event-store';
 import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
 import { closeHttpLoad } from './http-load';
+import { createPayment, rawInsertConcurrent, readPayment } from './payments';
 import { measureInterleaved } from './measure';
 import { printTable, rows, writeJson, type Judged } from './report';
 
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
     await createBaselineTable(pool);
     const settings = { durationMs: seconds * 1000, rounds, concurrency };
     if (only.has('http')) results.push(await httpPair(pool, db.url, settings));
+    if (only.has('payments')) results.push(...(await paymentPairs(pool, db.url, settings)));
     const store = new PostgresEventStore(pool);
     try {
       if (only.has('append')) results.push(await appendPair(pool, store, settings));
@@ -131,6 +133,43 @@ async function httpPair(pool: Pool, databaseUrl: string, settings: Settings): Pr
   }
 }
 
+/**
+ * Payment create against the raw INSERT at the same concurrency (issue 3: ≥ 0.5×, about two
+ * commits of work per create), and payment read against the raw node:http + pg server (≥ 0.6×).
+ * Creates also run with a fresh idempotency key each, reported without a target.
+ */
+async function paymentPairs(pool: Pool, databaseUrl: string, settings: Settings): Promise<Judged[]> {
+  log('booting the embedded stack for payments');
+  const stack = await startEmbeddedStack(databaseUrl);
+  try {
+    const secretKey = await issueTestSecretKey(stack.url);
+    const { durationMs, concurrency } = settings;
+    log(`payment create and read at ${concurrency} concurrent clients`);
+    const [insert, create, createKeyed] = await measureInterleaved(
+      [
+        rawInsertConcurrent(pool, durationMs, concurrency),
+        createPayment(stack.url, secretKey, { durationMs, concurrency, idempotencyKey: false }),
+        createPayment(stack.url, secretKey, { durationMs, concurrency, idempotencyKey: true }),
+      ],
+      settings.rounds,
+    );
+    const raw = await rawHttpPg(pool, durationMs, concurrency);
+    try {
+      const read = await readPayment(stack.url, secretKey, { durationMs, concurrency });
+      const [baseline, subject] = await measureInterleaved([raw.subject, read], settings.rounds);
+      return [
+        { baseline: insert, subject: create, target: { kind: 'ratio', min: 0.5 } },
+        { baseline: insert, subject: createKeyed, target: { kind: 'ratio', min: 0 } },
+        { baseline, subject, target: { kind: 'ratio', min: 0.6 } },
+      ];
+    } finally {
+      await raw.close();
+    }
+  } finally {
+    await stack.close();
+  }
+}
+
 async function appendPair(
   pool: Pool,
   store: PostgresEventStore,
@@ -157,7 +196,7 @@ async function batchPair(
   return { baseline, subject, target: { kind: 'rate', min: 10_000, unit: 'events/s' } };
 }
 
-const PAIRS = ['http', 'append', 'batch'] as const;
+const PAIRS = ['http', 'payments', 'append', 'batch'] as const;
 type Pair = (typeof PAIRS)[number];
 
 function parseOnly(raw: string | undefined): Set<Pair> {

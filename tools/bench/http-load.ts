@@ -28,3 +28,38 @@ export function httpGet(url: string, headers: Record<string, string> = {}): Prom
 export function closeHttpLoad(): void {
   agent.destroy();
 }
+
+/** Resolves with the body of a 2xx to a JSON POST; anything else rejects. */
+export function httpPostJson(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        agent,
+        method: 'POST',
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve(text);
+          else reject(new Error(`POST ${url} answered ${status}: ${text.slice(0, 300)}`));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

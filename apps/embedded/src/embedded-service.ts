@@ -58,8 +58,11 @@ export async function startEmbeddedService(
     openApi: options.openApi ?? true,
   });
   const host = options.host ?? 'localhost';
+  const url = `http://${host}:${new URL(await gateway.getUrl()).port}`;
+  // PORT=0 takes any free port: the default public base URL (http://localhost:$PORT) follows it.
+  if (infra.config.publicBaseUrl === `http://localhost:0`) infra.config.publicBaseUrl = url;
   return {
-    url: `http://${host}:${new URL(await gateway.getUrl()).port}`,
+    url,
     infra,
     async close() {
       await gateway.close();

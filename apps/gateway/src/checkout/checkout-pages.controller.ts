@@ -32,6 +32,12 @@ const SANDBOX_PROVIDERS: readonly string[] = ['wave', 'orange_money'];
 export class CheckoutPagesController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  /** Browsers ask for it on every page; a 204 keeps their consoles and our logs free of 404s. */
+  @Get('favicon.ico')
+  favicon(@Res() reply: FastifyReply) {
+    void reply.status(204).header('cache-control', 'public, max-age=86400').send();
+  }
+
   @Get('checkout/:id')
   async checkout(@Param('id') id: string, @Query('cs') cs: unknown, @Res() reply: FastifyReply) {
     const nonce = newCspNonce();

@@ -11,12 +11,15 @@ import {
 @Injectable()
 export class PaymentLinker {
   private readonly key: string;
-  readonly baseUrl: string;
 
-  constructor(@Inject(CONFIG) config: XaalisConfig) {
+  constructor(@Inject(CONFIG) private readonly config: XaalisConfig) {
     if (!config.secretHashKey) throw new Error('config.secretHashKey is required by payments');
     this.key = config.secretHashKey;
-    this.baseUrl = config.publicBaseUrl;
+  }
+
+  /** Read on each use: with PORT=0 the composition root learns the port after listening. */
+  get baseUrl(): string {
+    return this.config.publicBaseUrl;
   }
 
   links(payment: Pick<Payment, 'paymentId'>): PaymentLinks {

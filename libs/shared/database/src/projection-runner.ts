@@ -111,7 +111,7 @@ export class ProjectionRunner {
     await Promise.all(
       this.projections.map(async (projection) => {
         while (!reached(this.covered.get(projection.name) ?? null, position)) {
-          const done = await this.drain(projection);
+          const done = await this.drain(projection, position);
           if (!done) {
             checkDeadline(deadline, `projection ${projection.name} (busy in another transaction) to reach ${position}`);
             await sleep(20);
@@ -217,8 +217,12 @@ export class ProjectionRunner {
    * Applies batches until a read comes back short. true: the projection is covered up to the
    * frontier as it was when we began; false: another transaction holds its checkpoint.
    */
-  private drain(projection: Projection): Promise<boolean> {
+  private drain(projection: Projection, target?: string): Promise<boolean> {
     return this.serialise(projection.name, async () => {
+      // Concurrent commands queue here; the drain ahead of this one may have covered it already.
+      if (target !== undefined && reached(this.covered.get(projection.name) ?? null, target)) {
+        return true;
+      }
       for (;;) {
         const frontier = this.frontier;
         const outcome = await this.applyBatch(projection);

@@ -1,0 +1,15 @@
+export * from './payment-provider';
+export * from './provider-options';
+export * from './live-providers';
+export { WaveProvider } from './wave/wave-provider';
+export {
+  parseWaveSignatureHeader,
+  verifyWaveSignature,
+  waveSignature,
+  WAVE_SIGNATURE_TOLERANCE_SECONDS,
+} from './wave/wave-signature';
+export {
+  OrangeMoneyProvider,
+  ORANGE_MONEY_QR_VALIDITY_SECONDS,
+} from './orange-money/orange-money-provider';
+export * from './testing';

@@ -1,0 +1,382 @@
+import { createHmac } from 'node:crypto';
+import {
+  FailureQueue,
+  postNotification,
+  randomId,
+  startFakeHttpServer,
+  type FailureKind,
+  type FakeHandlerResult,
+  type FakeNotification,
+  type FakeReply,
+  type RecordedRequest,
+} from './fake-http-server';
+
+/** A checkout session exactly as Wave's Checkout API returns it. */
+export interface FakeWaveSession {
+  id: string;
+  amount: string;
+  currency: 'XOF';
+  checkout_status: 'open' | 'complete' | 'expired';
+  payment_status: 'processing' | 'cancelled' | 'succeeded';
+  client_reference: string | null;
+  aggregated_merchant_id: string | null;
+  business_name: string;
+  success_url: string;
+  error_url: string;
+  last_payment_error: { code: string; message: string } | null;
+  transaction_id: string | null;
+  wave_launch_url: string;
+  when_created: string;
+  when_completed: string | null;
+  when_expires: string;
+}
+
+/** A payout exactly as Wave's Payout API returns it. */
+export interface FakeWavePayout {
+  id: string;
+  currency: 'XOF';
+  receive_amount: string;
+  fee: string;
+  mobile: string;
+  name: string | null;
+  client_reference: string | null;
+  status: 'processing' | 'succeeded' | 'failed';
+  timestamp: string;
+}
+
+export interface FakeWave {
+  url: string;
+  requests: RecordedRequest[];
+  /** By session id (`cos-…`). */
+  sessions: Map<string, FakeWaveSession>;
+  /** Ids of the sessions refunded through `/refund`. */
+  refundedSessions: Set<string>;
+  payouts: FakeWavePayout[];
+  /** The next `times` requests fail this way (a `'timeout'` is processed, then never answered). */
+  failNext(kind: FailureKind, times?: number): void;
+  /** The session by id, or the newest one with this client reference. */
+  session(reference: string): FakeWaveSession;
+  /** The customer pays: complete, succeeded, with a transaction id. */
+  pay(reference: string): FakeWaveSession;
+  /** A payment attempt fails; like Wave, the session stays open for another try. */
+  decline(reference: string, code?: string): FakeWaveSession;
+  expire(reference: string): FakeWaveSession;
+  /**
+   * The webhook Wave would send for this session, signed with the webhook secret at `at` (now by
+   * default): `checkout.session.completed` once paid, `checkout.session.payment_failed` after a
+   * decline, or the `type` given.
+   */
+  notification(reference: string, options?: { type?: string; at?: Date }): FakeNotification;
+  deliver(
+    targetUrl: string,
+    reference: string,
+    options?: { type?: string; at?: Date },
+  ): Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
+
+const SESSION_LIFETIME_MS = 30 * 60_000;
+
+/** A local Wave (Checkout and Payout APIs) on 127.0.0.1, checking the key and bodies like Wave. */
+export async function startFakeWave(options: {
+  apiKey: string;
+  webhookSecret: string;
+}): Promise<FakeWave> {
+  const sessions = new Map<string, FakeWaveSession>();
+  const refundedSessions = new Set<string>();
+  const payouts: FakeWavePayout[] = [];
+  const idempotent = new Map<string, { body: string; reply: FakeReply }>();
+  const failures = new FailureQueue();
+  let baseUrl = '';
+
+  const findSession = (reference: string): FakeWaveSession => {
+    const byId = sessions.get(reference);
+    if (byId !== undefined) return byId;
+    const byClient = [...sessions.values()].filter((s) => s.client_reference === reference).pop();
+    if (byClient === undefined) throw new Error(`fake Wave: no session ${reference}`);
+    return byClient;
+  };
+
+  const createSession = (body: Record<string, unknown>): FakeReply => {
+    const issues: string[] = [];
+    const amount = body['amount'];
+    if (typeof amount !== 'string' || !/^[1-9]\d*$/.test(amount)) {
+      issues.push('amount: must be a string holding a positive whole number of XOF');
+    }
+    if (body['currency'] !== 'XOF') issues.push('currency: must be XOF');
+    for (const field of ['success_url', 'error_url']) {
+      if (!isHttpUrl(body[field])) issues.push(`${field}: must be an http(s) URL`);
+    }
+    for (const field of ['client_reference', 'aggregated_merchant_id']) {
+      const value = body[field];
+      if (
+        value !== undefined &&
+        (typeof value !== 'string' || value === '' || value.length > 255)
+      ) {
+        issues.push(`${field}: must be a string of 1 to 255 characters`);
+      }
+    }
+    if (issues.length > 0) return validationError(issues);
+    const id = `cos-${randomId()}`;
+    const created = new Date();
+    const session: FakeWaveSession = {
+      id,
+      amount: amount as string,
+      currency: 'XOF',
+      checkout_status: 'open',
+      payment_status: 'processing',
+      client_reference: (body['client_reference'] as string | undefined) ?? null,
+      aggregated_merchant_id: (body['aggregated_merchant_id'] as string | undefined) ?? null,
+      business_name: 'Fake Wave Business',
+      success_url: body['success_url'] as string,
+      error_url: body['error_url'] as string,
+      last_payment_error: null,
+      transaction_id: null,
+      wave_launch_url: `${baseUrl}/c/${id}`,
+      when_created: created.toISOString(),
+      when_completed: null,
+      when_expires: new Date(created.getTime() + SESSION_LIFETIME_MS).toISOString(),
+    };
+    sessions.set(id, session);
+    return { status: 200, body: session };
+  };
+
+  const createPayout = (body: Record<string, unknown>): FakeReply => {
+    const issues: string[] = [];
+    const amount = body['receive_amount'];
+    if (typeof amount !== 'string' || !/^[1-9]\d*$/.test(amount)) {
+      issues.push('receive_amount: must be a string holding a positive whole number of XOF');
+    }
+    if (body['currency'] !== 'XOF') issues.push('currency: must be XOF');
+    if (typeof body['mobile'] !== 'string' || !/^\+\d{9,15}$/.test(body['mobile'])) {
+      issues.push('mobile: must be an E.164 phone number');
+    }
+    if (issues.length > 0) return validationError(issues);
+    const payout: FakeWavePayout = {
+      id: `pt-${randomId()}`,
+      currency: 'XOF',
+      receive_amount: amount as string,
+      fee: '0',
+      mobile: body['mobile'] as string,
+      name: typeof body['name'] === 'string' ? body['name'] : null,
+      client_reference:
+        typeof body['client_reference'] === 'string' ? body['client_reference'] : null,
+      status: 'succeeded',
+      timestamp: new Date().toISOString(),
+    };
+    payouts.push(payout);
+    return { status: 200, body: payout };
+  };
+
+  /** Wave replays the first answer for a repeated Idempotency-Key with the same body. */
+  const once = (request: RecordedRequest, create: () => FakeReply): FakeReply => {
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return create();
+    const previous = idempotent.get(`${request.path} ${key}`);
+    if (previous !== undefined) {
+      return previous.body === request.rawBody
+        ? previous.reply
+        : {
+            status: 409,
+            body: {
+              code: 'idempotency-mismatch',
+              message: 'Idempotency-Key reused with another body.',
+            },
+          };
+    }
+    const reply = create();
+    if (reply.status < 300)
+      idempotent.set(`${request.path} ${key}`, { body: request.rawBody, reply });
+    return reply;
+  };
+
+  const route = (request: RecordedRequest & { url: URL }): FakeReply => {
+    const { method } = request;
+    const path = request.url.pathname;
+    const json = request.body;
+    const needsBody =
+      method === 'POST' && (path === '/v1/checkout/sessions' || path === '/v1/payout');
+    if (
+      needsBody &&
+      (!request.headers['content-type']?.includes('application/json') || !isObject(json))
+    ) {
+      return validationError(['body: must be a JSON object']);
+    }
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      return once(request, () => createSession(json as Record<string, unknown>));
+    }
+    if (method === 'GET' && path === '/v1/checkout/sessions/search') {
+      const reference = request.url.searchParams.get('client_reference');
+      if (reference === null) return validationError(['client_reference: required']);
+      return {
+        status: 200,
+        body: { result: [...sessions.values()].filter((s) => s.client_reference === reference) },
+      };
+    }
+    const match = /^\/v1\/checkout\/sessions\/([^/]+)(\/refund|\/expire)?$/.exec(path);
+    if (match !== null) {
+      const session = sessions.get(decodeURIComponent(match[1] ?? ''));
+      if (session === undefined) {
+        return {
+          status: 404,
+          body: { code: 'checkout-session-not-found', message: 'No such session.' },
+        };
+      }
+      if (method === 'GET' && match[2] === undefined) return { status: 200, body: session };
+      if (method === 'POST' && match[2] === '/refund') {
+        if (session.payment_status !== 'succeeded' || refundedSessions.has(session.id)) {
+          return {
+            status: 400,
+            body: { code: 'checkout-refund-failed', message: 'Not refundable.' },
+          };
+        }
+        refundedSessions.add(session.id);
+        return { status: 200 };
+      }
+      if (method === 'POST' && match[2] === '/expire') {
+        if (session.checkout_status === 'complete') {
+          return {
+            status: 400,
+            body: { code: 'checkout-session-complete', message: 'Already paid.' },
+          };
+        }
+        expireSession(session);
+        return { status: 200 };
+      }
+    }
+    if (method === 'POST' && path === '/v1/payout') {
+      if (request.headers['idempotency-key'] === undefined) {
+        return {
+          status: 400,
+          body: { code: 'missing-idempotency-key', message: 'Idempotency-Key is required.' },
+        };
+      }
+      return once(request, () => createPayout(json as Record<string, unknown>));
+    }
+    return { status: 404, body: { code: 'not-found', message: `No route ${method} ${path}.` } };
+  };
+
+  const server = await startFakeHttpServer((request): FakeHandlerResult => {
+    if (request.headers['authorization'] !== `Bearer ${options.apiKey}`) {
+      return {
+        status: 401,
+        body:
+          request.headers['authorization'] === undefined
+            ? { code: 'missing-auth-header', message: 'Authorization header is required.' }
+            : { code: 'invalid-auth', message: 'Invalid API key.' },
+      };
+    }
+    const failure = failures.take();
+    if (failure !== null && failure !== 'timeout') return injected(failure);
+    const reply = route(request);
+    return failure === 'timeout' ? 'hold' : reply;
+  });
+  baseUrl = server.url;
+
+  const notification = (
+    reference: string,
+    opts: { type?: string; at?: Date } = {},
+  ): FakeNotification => {
+    const session = findSession(reference);
+    const type =
+      opts.type ??
+      (session.payment_status === 'succeeded'
+        ? 'checkout.session.completed'
+        : session.last_payment_error !== null
+          ? 'checkout.session.payment_failed'
+          : null);
+    if (type === null) throw new Error(`fake Wave: nothing to notify for ${session.id}`);
+    const rawBody = JSON.stringify({ id: `EV_${randomId()}`, type, data: session });
+    const timestamp = Math.floor((opts.at ?? new Date()).getTime() / 1000);
+    const signature = createHmac('sha256', options.webhookSecret)
+      .update(`${timestamp}${rawBody}`)
+      .digest('hex');
+    return {
+      headers: {
+        'content-type': 'application/json',
+        'wave-signature': `t=${timestamp},v1=${signature}`,
+      },
+      rawBody,
+    };
+  };
+
+  return {
+    url: server.url,
+    requests: server.requests,
+    sessions,
+    refundedSessions,
+    payouts,
+    failNext: (kind, times = 1) => failures.push(kind, times),
+    session: findSession,
+    pay(reference) {
+      const session = findSession(reference);
+      if (session.checkout_status !== 'open')
+        throw new Error(`fake Wave: ${session.id} is ${session.checkout_status}`);
+      session.checkout_status = 'complete';
+      session.payment_status = 'succeeded';
+      session.last_payment_error = null;
+      session.transaction_id = `T_${randomId(16).toUpperCase()}`;
+      session.when_completed = new Date().toISOString();
+      return session;
+    },
+    decline(reference, code = 'insufficient-funds') {
+      const session = findSession(reference);
+      session.last_payment_error = { code, message: 'The payment attempt failed.' };
+      return session;
+    },
+    expire(reference) {
+      const session = findSession(reference);
+      expireSession(session);
+      return session;
+    },
+    notification,
+    deliver: (targetUrl, reference, opts) =>
+      postNotification(targetUrl, notification(reference, opts)),
+    close: server.close,
+  };
+}
+
+function expireSession(session: FakeWaveSession): void {
+  session.checkout_status = 'expired';
+  session.payment_status = 'cancelled';
+}
+
+function validationError(issues: string[]): FakeReply {
+  return {
+    status: 400,
+    body: {
+      code: 'request-validation-error',
+      message: 'Request validation error.',
+      details: issues.map((issue) => ({ loc: [issue.split(':')[0]], msg: issue })),
+    },
+  };
+}
+
+function injected(kind: 500 | 429 | 400): FakeReply {
+  switch (kind) {
+    case 500:
+      return { status: 500, body: { code: 'internal-server-error', message: 'Injected failure.' } };
+    case 429:
+      return {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { code: 'rate-limit-exceeded', message: 'Injected failure.' },
+      };
+    case 400:
+      return validationError(['injected: failure']);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,3 @@
+export type { FailureKind, FakeNotification, RecordedRequest } from './fake-http-server';
+export * from './fake-wave';
+export * from './fake-orange-money';

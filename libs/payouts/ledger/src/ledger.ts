@@ -1,0 +1,140 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PG_POOL } from '@xaalis/config';
+import { notFound } from '@xaalis/kernel';
+import type { Pool, PoolClient } from 'pg';
+import type { SettlementAccount } from './accounts';
+import {
+  validCreditPayment,
+  validHold,
+  validReleaseHold,
+  validSettleHold,
+  type CreditPayment,
+  type Hold,
+  type HoldRef,
+  type ReleaseHold,
+  type SettleHold,
+} from './ledger.inputs';
+import {
+  holdPosting,
+  paymentPosting,
+  releasedTxnId,
+  releasePosting,
+  settledTxnId,
+  settlePosting,
+  type HeldFunds,
+  type LedgerPosting,
+} from './ledger.postings';
+import { insufficientFunds } from './insufficient-funds';
+import { endHold, holdStatus, post, recordHold, type HoldStatus } from './ledger.store';
+import { inTransaction } from './transaction';
+
+export interface Posted {
+  txnId: string;
+  /** False when this transaction id was posted before: nothing changed. */
+  posted: boolean;
+}
+
+export interface HoldEnded {
+  ref: HoldRef;
+  /** What became of the hold: by this call when `posted`, else by the call that came first. */
+  outcome: 'settled' | 'released';
+  /** Where the money went, when settled. */
+  settledTo?: SettlementAccount;
+  /** The settling or releasing transaction (this call's, or the first one's). */
+  txnId: string;
+  /** False when the hold had already been settled or released: nothing changed. */
+  posted: boolean;
+}
+
+/**
+ * The merchant balance ledger's postings. Each posting is one ledger transaction with a unique
+ * id, so each payment, refund and payout moves money exactly once whatever the bus redelivers;
+ * the running balances move in the same database transaction as the entries.
+ *
+ * Every method takes an optional `client` already inside a transaction (a bus consumer's
+ * `processOnce`), and otherwise opens its own. Written for READ COMMITTED, where a concurrent
+ * posting waits for the row it needs and then re-reads it; under REPEATABLE READ the caller gets
+ * serialization failures (40001) to retry instead. Methods are `async` so that invalid input is a
+ * rejected promise like every other failure, never a synchronous throw.
+ */
+@Injectable()
+export class Ledger {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  /** provider_clearing −amount, merchant_available +(amount − fee), platform_fees +fee. */
+  async creditPayment(input: CreditPayment, client?: PoolClient): Promise<Posted> {
+    const posting = paymentPosting(validCreditPayment(input));
+    return inTransaction(this.pool, client, (tx) => this.postOnce(tx, posting));
+  }
+
+  /**
+   * merchant_available −(amount + fee), merchant_pending +(amount + fee), or
+   * `insufficient_funds` and nothing changes. No balance is read first: the database refuses
+   * the write that would take available below zero (a CHECK), and the row lock on the balance
+   * makes concurrent holds take turns, so exactly as many succeed as the balance covers.
+   */
+  async hold(input: Hold, client?: PoolClient): Promise<Posted> {
+    const hold = validHold(input);
+    return inTransaction(this.pool, client, async (tx) => {
+      const posted = await this.postOnce(tx, holdPosting(hold)).catch((error: unknown) => {
+        throw insufficientFunds(error, hold) ?? error;
+      });
+      if (posted.posted) await recordHold(tx, hold);
+      return posted;
+    });
+  }
+
+  /**
+   * The money leaves: merchant_pending −(amount + fee), `to` +amount, platform_fees +fee.
+   * `not_found` for a hold never made.
+   */
+  async settleHold(input: SettleHold, client?: PoolClient): Promise<HoldEnded> {
+    const { ref, to } = validSettleHold(input);
+    return this.endHold(ref, { status: 'settled', settledTo: to }, client, (held) =>
+      settlePosting(held, to),
+    );
+  }
+
+  /** The refund or payout failed: merchant_pending −(amount + fee), merchant_available +(amount + fee). */
+  async releaseHold(input: ReleaseHold, client?: PoolClient): Promise<HoldEnded> {
+    const { ref } = validReleaseHold(input);
+    return this.endHold(ref, { status: 'released' }, client, releasePosting);
+  }
+
+  private async postOnce(tx: PoolClient, posting: LedgerPosting): Promise<Posted> {
+    return { txnId: posting.txnId, posted: await post(tx, posting) };
+  }
+
+  private endHold(
+    ref: HoldRef,
+    end: Exclude<HoldStatus, { status: 'held' }>,
+    client: PoolClient | undefined,
+    posting: (held: HeldFunds) => LedgerPosting,
+  ): Promise<HoldEnded> {
+    return inTransaction(this.pool, client, async (tx) => {
+      // Twice at most: a hold committed between the update and the read shows up as `held`.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const held = await endHold(tx, ref, end);
+        if (held) {
+          const { txnId, posted } = await this.postOnce(tx, posting(held));
+          // The hold row's status guards its ending, so the ending's id cannot be taken already.
+          if (!posted) throw new Error(`Ledger transaction ${txnId} exists for a hold still held`);
+          return { ref, ...ended(ref, end), posted: true };
+        }
+        const status = await holdStatus(tx, ref);
+        if (status === null) throw notFound(`ledger hold ${ref}`);
+        if (status.status !== 'held') return { ref, ...ended(ref, status), posted: false };
+      }
+      throw new Error(`Ledger hold ${ref} could neither be ended nor read as ended`);
+    });
+  }
+}
+
+function ended(
+  ref: HoldRef,
+  end: Exclude<HoldStatus, { status: 'held' }>,
+): Pick<HoldEnded, 'outcome' | 'settledTo' | 'txnId'> {
+  return end.status === 'settled'
+    ? { outcome: 'settled', settledTo: end.settledTo, txnId: settledTxnId(ref) }
+    : { outcome: 'released', txnId: releasedTxnId(ref) };
+}

@@ -1,0 +1,3 @@
+export * from './certificates';
+export * from './https-receiver';
+export { sendInChild, type ChildSend } from './send-in-child';
