@@ -15,13 +15,27 @@ export interface PaymentMerchant {
  */
 @Injectable()
 export class MerchantContext {
+  /** A merchant's name never changes once created, so it is kept; the Wave identity is not. */
+  private readonly names = new Map<string, string>();
+
   constructor(private readonly identity: IdentityQueries) {}
 
   async of(merchantId: string, mode: Mode): Promise<PaymentMerchant> {
-    const [account, aggregatedMerchantId] = await Promise.all([
-      this.identity.account(merchantId, mode),
+    const [name, aggregatedMerchantId] = await Promise.all([
+      this.name(merchantId, mode),
       mode === 'live' ? this.identity.waveAggregatedMerchantId(merchantId) : Promise.resolve(null),
     ]);
-    return { name: account.name, aggregatedMerchantId };
+    return { name, aggregatedMerchantId };
+  }
+
+  private async name(merchantId: string, mode: Mode): Promise<string> {
+    const known = this.names.get(merchantId);
+    if (known !== undefined) return known;
+    const { name } = await this.identity.account(merchantId, mode);
+    if (this.names.size >= MAX_NAMES) this.names.clear();
+    this.names.set(merchantId, name);
+    return name;
   }
 }
+
+const MAX_NAMES = 10_000;

@@ -1,9 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PG_POOL } from '@xaalis/config';
+import { EVENT_STORE, PG_POOL } from '@xaalis/config';
+import type { ProjectionRunner } from '@xaalis/database';
+import type { EventStore } from '@xaalis/event-store';
 import { requireCursor } from '@xaalis/http';
-import { notFound, type Mode } from '@xaalis/kernel';
-import type { Payment, PaymentStatus } from '@xaalis/payments-domain';
+import { fold, notFound, type Mode } from '@xaalis/kernel';
+import {
+  evolve,
+  exists,
+  initialState,
+  paymentStream,
+  type Payment,
+  type PaymentEvent,
+  type PaymentStatus,
+} from '@xaalis/payments-domain';
+import { asPaymentEvent } from './payment-event-guard';
+import { PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
 
 export interface PaymentListQuery {
   limit: number;
@@ -12,20 +24,25 @@ export interface PaymentListQuery {
 }
 
 /**
- * Reads of the `payments` read model, as prepared statements on the pool (the hot path of
- * `GET /v1/payments/{id}`). Another merchant's or the other mode's payment is simply not found.
+ * Reads of payments. One payment is read from its stream (one query, a handful of events): the
+ * source of truth, so every caller reads its own writes without waiting for the read model, in
+ * either event store. Lists come from the `payments` read model, brought up to date first.
+ * Another merchant's or the other mode's payment is simply not found.
  */
 @Injectable()
 export class PaymentQueries {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PAYMENTS_PROJECTION_RUNNER) private readonly projections: ProjectionRunner,
+  ) {}
 
   async find(paymentId: string): Promise<Payment | undefined> {
-    const { rows } = await this.pool.query<{ state: Payment }>({
-      name: 'payments_find',
-      text: 'SELECT state FROM payments WHERE id = $1',
-      values: [paymentId],
-    });
-    return rows[0]?.state;
+    if (!/^pay_[0-9A-Za-z]{20,40}$/.test(paymentId)) return undefined;
+    const { events } = await this.store.readStream(paymentStream(paymentId));
+    const history = events.map(asPaymentEvent).filter((e): e is PaymentEvent => e !== undefined);
+    const state = fold(evolve, initialState(), history);
+    return exists(state) ? state : undefined;
   }
 
   async get(merchantId: string, mode: Mode, paymentId: string): Promise<Payment> {
@@ -38,6 +55,8 @@ export class PaymentQueries {
 
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async list(merchantId: string, mode: Mode, query: PaymentListQuery): Promise<Payment[]> {
+    // Whatever was appended before this request (a create just answered) is listed.
+    await this.projections.runOnce();
     if (query.startingAfter !== undefined) {
       const { rows } = await this.pool.query({
         name: 'payments_cursor',

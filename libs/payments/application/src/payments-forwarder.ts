@@ -7,18 +7,16 @@ import {
 import type { Pool } from 'pg';
 import { EventForwarder, PostgresCheckpointStore, type BusClient } from '@xaalis/bus';
 import { BUS_CLIENT, CONFIG, EVENT_STORE, PG_POOL, type XaalisConfig } from '@xaalis/config';
-import type { ProjectionRunner } from '@xaalis/database';
 import type { EventStore, RecordedEvent } from '@xaalis/event-store';
 import { PAYMENT_STREAM_PREFIX } from '@xaalis/payments-domain';
 import { paymentIntegrationEvents } from './payment-integration-events';
 import { PaymentLinker } from './payment-links';
-import { PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
 
 /**
  * Publishes payment events to the bus from the payment streams, resuming from its checkpoint:
  * the append is the only write, and an event recorded before a crash is published after the
- * restart (at least once, same event id). Before publishing, the read model is caught up to the
- * event, so a merchant who reads the payment on receipt sees what the event shows.
+ * restart (at least once, same event id). A merchant who reads the payment on receipt reads its
+ * stream, so sees at least what the event shows.
  */
 @Injectable()
 export class PaymentsForwarder implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,7 +26,6 @@ export class PaymentsForwarder implements OnApplicationBootstrap, OnApplicationS
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(PG_POOL) pool: Pool,
     @Inject(BUS_CLIENT) client: BusClient,
-    @Inject(PAYMENTS_PROJECTION_RUNNER) projections: ProjectionRunner,
     @Inject(CONFIG) config: XaalisConfig,
     linker: PaymentLinker,
   ) {
@@ -41,7 +38,6 @@ export class PaymentsForwarder implements OnApplicationBootstrap, OnApplicationS
       toIntegrationEvents: async (recorded: RecordedEvent) => {
         const events = await toEvents(recorded);
         if (events.length === 0) return events;
-        await projections.catchUpTo(recorded.position);
         // Test-only fault: die like kill -9 between the durable append and its publication.
         if (crashBefore !== undefined && events.some((event) => event.type === crashBefore)) {
           process.kill(process.pid, 'SIGKILL');

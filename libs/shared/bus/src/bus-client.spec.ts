@@ -36,13 +36,21 @@ describe('createBusClient', () => {
 
     expect(client).toBeInstanceOf(ClientKafka);
     expect(kafkaSetup(client)).toEqual({
-      replies: ['payouts.balance.get.reply'],
+      replies: expect.arrayContaining(['payouts.balance.get.reply', 'payments.payment.create.reply']),
       producerOnly: false,
       groupId: 'gateway-client',
     });
+    expect(kafkaSetup(client).replies).not.toContain('payouts.ledger.hold.reply');
   });
 
-  it('runs producer-only for an app that asks nobody (payouts owns the only pattern)', () => {
+  it('listens only for the replies of the patterns the app calls', () => {
+    expect(kafkaSetup(createBusClient('payments', { kafkaBrokers }))).toMatchObject({
+      replies: ['payouts.ledger.hold.reply', 'payouts.ledger.settle.reply', 'payouts.ledger.release.reply'],
+      producerOnly: false,
+    });
+  });
+
+  it('runs producer-only for an app that asks nobody', () => {
     expect(kafkaSetup(createBusClient('payouts', { kafkaBrokers }))).toMatchObject({
       replies: [],
       producerOnly: true,

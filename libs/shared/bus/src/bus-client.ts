@@ -37,9 +37,11 @@ function modeOf(options: BusOptions): Mode {
 export function createBusClient(app: AppName, options: BusOptions): BusClient {
   const mode = modeOf(options);
   if (mode.kind === 'in-process') return new InProcessClient(mode.broker);
-  // ClientKafka must know every reply topic before it connects. An app never asks itself, and
-  // one that asks nobody runs producer-only: a reply consumer with no topic cannot join its group.
-  const asks = REQUEST_PATTERNS.filter((pattern) => REQUESTS[pattern].owner !== app);
+  // ClientKafka must know every reply topic before it connects: the patterns this app calls. One
+  // that asks nobody runs producer-only: a reply consumer with no topic cannot join its group.
+  const asks = REQUEST_PATTERNS.filter((pattern) =>
+    (REQUESTS[pattern].callers as readonly AppName[]).includes(app),
+  );
   const client = new ClientKafka(
     kafkaClientOptions({
       brokers: mode.brokers,

@@ -77,10 +77,19 @@ export class EventForwarder {
 
   private async forward(events: RecordedEvent[]): Promise<void> {
     const { options } = this;
+    /** The last event passed over without publishing, not checkpointed yet. */
+    let skipped: string | null = null;
     for (const recorded of events) {
       // The subscription offers a failed batch again from its start.
       if (this.saved !== null && recorded.position <= this.saved) continue;
-      for (const event of await options.toIntegrationEvents(recorded)) {
+      const integrationEvents = await options.toIntegrationEvents(recorded);
+      if (integrationEvents.length === 0) {
+        // Most events publish nothing (a payment created, a key issued): checkpointing each
+        // would cost a write per append; once at the end of the batch is enough.
+        skipped = recorded.position;
+        continue;
+      }
+      for (const event of integrationEvents) {
         // A mapping that produces an invalid event stops the forwarder (logged, retried), so
         // the bug is seen and nothing is skipped.
         validateMessage(IntegrationEvent, event);
@@ -90,6 +99,11 @@ export class EventForwarder {
       }
       await options.checkpoints.save(options.name, recorded.position);
       this.saved = recorded.position;
+      skipped = null;
+    }
+    if (skipped !== null) {
+      await options.checkpoints.save(options.name, skipped);
+      this.saved = skipped;
     }
   }
 }

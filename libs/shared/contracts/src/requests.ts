@@ -44,6 +44,8 @@ export const PAYMENTS_REFUND_CREATE = 'payments.refund.create';
 interface RequestContract<Request extends object, Reply extends object> {
   /** The one app whose `@MessagePattern` answers; no other app may register the pattern. */
   owner: AppName;
+  /** The apps that ask: on Kafka each listens for the replies of exactly these patterns. */
+  callers: readonly AppName[];
   request: MessageClass<Request>;
   reply: MessageClass<Reply>;
 }
@@ -55,71 +57,85 @@ interface RequestContract<Request extends object, Reply extends object> {
 export const REQUESTS = {
   [PAYOUTS_BALANCE_GET]: {
     owner: 'payouts',
+    callers: ['gateway'],
     request: BalanceRequest,
     reply: BalanceReply,
   } satisfies RequestContract<BalanceRequest, BalanceReply>,
   [PAYOUTS_LEDGER_HOLD]: {
     owner: 'payouts',
+    callers: ['payments'],
     request: LedgerHoldRequest,
     reply: LedgerHoldReply,
   } satisfies RequestContract<LedgerHoldRequest, LedgerHoldReply>,
   [PAYOUTS_LEDGER_SETTLE]: {
     owner: 'payouts',
+    callers: ['payments'],
     request: LedgerHoldEndRequest,
     reply: LedgerHoldReply,
   } satisfies RequestContract<LedgerHoldEndRequest, LedgerHoldReply>,
   [PAYOUTS_LEDGER_RELEASE]: {
     owner: 'payouts',
+    callers: ['payments'],
     request: LedgerHoldEndRequest,
     reply: LedgerHoldReply,
   } satisfies RequestContract<LedgerHoldEndRequest, LedgerHoldReply>,
   [PAYMENTS_CREATE]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: CreatePaymentRequest,
     reply: PaymentReply,
   } satisfies RequestContract<CreatePaymentRequest, PaymentReply>,
   [PAYMENTS_GET]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: PaymentRef,
     reply: PaymentReply,
   } satisfies RequestContract<PaymentRef, PaymentReply>,
   [PAYMENTS_LIST]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: ListPaymentsRequest,
     reply: PaymentListReply,
   } satisfies RequestContract<ListPaymentsRequest, PaymentListReply>,
   [PAYMENTS_TEST_HELPER]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: PaymentTestHelperRequest,
     reply: PaymentReply,
   } satisfies RequestContract<PaymentTestHelperRequest, PaymentReply>,
   [PAYMENTS_PUBLIC_GET]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: PublicPaymentRef,
     reply: CustomerPaymentReply,
   } satisfies RequestContract<PublicPaymentRef, CustomerPaymentReply>,
   [PAYMENTS_PUBLIC_PAY]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: PublicPayRequest,
     reply: CustomerPaymentReply,
   } satisfies RequestContract<PublicPayRequest, CustomerPaymentReply>,
   [PAYMENTS_SANDBOX_GET]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: SandboxRequest,
     reply: SandboxPageReply,
   } satisfies RequestContract<SandboxRequest, SandboxPageReply>,
   [PAYMENTS_SANDBOX_ACT]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: SandboxActionRequest,
     reply: CustomerPaymentReply,
   } satisfies RequestContract<SandboxActionRequest, CustomerPaymentReply>,
   [PAYMENTS_PROVIDER_NOTIFY]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: ProviderNotificationRequest,
     reply: ProviderNotificationReply,
   } satisfies RequestContract<ProviderNotificationRequest, ProviderNotificationReply>,
   [PAYMENTS_REFUND_CREATE]: {
     owner: 'payments',
+    callers: ['gateway'],
     request: CreateRefundRequest,
     reply: RefundReply,
   } satisfies RequestContract<CreateRefundRequest, RefundReply>,
