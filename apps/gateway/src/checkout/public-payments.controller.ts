@@ -8,6 +8,7 @@ import {
   type BusRequester,
 } from '@xaalis/contracts';
 import { RateLimit } from '@xaalis/http';
+import { notFound } from '@xaalis/kernel';
 import { ClientSecretQuery, PublicPayDto } from './public-pay.dto';
 
 /**
@@ -27,7 +28,7 @@ export class PublicPaymentsController {
   pay(@Param('id') id: string, @Query() query: ClientSecretQuery, @Body() body: PublicPayDto) {
     return request(this.bus, PAYMENTS_PUBLIC_PAY, {
       payment_id: id,
-      client_secret: query.cs,
+      client_secret: secretOf(query),
       provider: body.provider,
       phone: body.phone,
     });
@@ -38,6 +39,11 @@ export class PublicPaymentsController {
   @ApiParam({ name: 'id' })
   @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2).' })
   get(@Param('id') id: string, @Query() query: ClientSecretQuery) {
-    return request(this.bus, PAYMENTS_PUBLIC_GET, { payment_id: id, client_secret: query.cs });
+    return request(this.bus, PAYMENTS_PUBLIC_GET, { payment_id: id, client_secret: secretOf(query) });
   }
 }
+
+const secretOf = (query: ClientSecretQuery): string => {
+  if (!query.cs) throw notFound('payment');
+  return query.cs;
+};

@@ -184,14 +184,18 @@ export class PaymentJobsWorker implements OnApplicationBootstrap, OnApplicationS
     return done;
   }
 
-  /** An unknown outcome at the provider: ask until it answers, then record what it says. */
+  /**
+   * A live payment still waiting on its provider: ask until it ends (a lost webhook, an unknown
+   * outcome at the start), recording a session found meanwhile. Backoff up to 5 minutes; the
+   * expiry job takes over at `expires_at`.
+   */
   private async reconcile(payment: Payment, attempts: number): Promise<JobResult> {
     if (payment.status !== 'processing' || payment.mode !== 'live') return done;
-    const settled = await this.askProvider(payment);
-    return settled ? done : { done: false, at: this.backoff(attempts) };
+    const ended = await this.askProvider(payment);
+    return ended ? done : { done: false, at: this.backoff(attempts) };
   }
 
-  /** True when the provider's answer ended the payment or found its session. */
+  /** True when the provider's answer ended the payment. */
   private async askProvider(payment: Payment): Promise<boolean> {
     if (payment.provider !== 'wave' && payment.provider !== 'orange_money') return false;
     const status = await this.live[payment.provider].lookup({
@@ -237,7 +241,6 @@ export class PaymentJobsWorker implements OnApplicationBootstrap, OnApplicationS
             },
             now,
           );
-          return true;
         }
         return false;
       case 'not_found':

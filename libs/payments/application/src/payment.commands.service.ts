@@ -25,17 +25,28 @@ export interface CommandOutcome {
  */
 @Injectable()
 export class PaymentCommands {
+  /** The position of this process's latest append: lists catch up to it (read-your-writes). */
+  lastPosition: string | null = null;
+
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  private noteAppended(position: string): void {
+    if (this.lastPosition === null || position > this.lastPosition) this.lastPosition = position;
+  }
 
   async run(paymentId: string, command: PaymentCommand): Promise<CommandOutcome> {
     if (command.type === 'CreatePayment') return this.create(paymentId, command);
+    // Refunds and their settlements of one payment all append to its stream at once: retry
+    // conflicts generously rather than answer a valid request with an error.
     const result = await handleCommand(
       this.store,
       paymentStream(paymentId),
       paymentDecider,
       command,
+      { maxRetries: 50 },
     );
     if (!exists(result.state)) throw notFound('payment');
+    if (result.events.length > 0) this.noteAppended(result.position);
     return { payment: result.state, changed: result.events.length > 0 };
   }
 
@@ -46,11 +57,12 @@ export class PaymentCommands {
    */
   private async create(paymentId: string, command: CreatePayment): Promise<CommandOutcome> {
     const decided = paymentDecider.decide(command, paymentDecider.initialState());
-    await this.store.appendToStream(
+    const appended = await this.store.appendToStream(
       paymentStream(paymentId),
       decided.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
       { expectedRevision: 'no_stream' },
     );
+    this.noteAppended(appended.position);
     const payment = decided.reduce(paymentDecider.evolve, paymentDecider.initialState());
     if (!exists(payment)) throw new Error('CreatePayment decided no PaymentCreated');
     return { payment, changed: true };

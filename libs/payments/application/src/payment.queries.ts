@@ -15,6 +15,7 @@ import {
   type PaymentStatus,
 } from '@xaalis/payments-domain';
 import { asPaymentEvent } from './payment-event-guard';
+import { PaymentCommands } from './payment.commands.service';
 import { PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
 
 export interface PaymentListQuery {
@@ -35,6 +36,7 @@ export class PaymentQueries {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PAYMENTS_PROJECTION_RUNNER) private readonly projections: ProjectionRunner,
+    private readonly commands: PaymentCommands,
   ) {}
 
   async find(paymentId: string): Promise<Payment | undefined> {
@@ -55,8 +57,11 @@ export class PaymentQueries {
 
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async list(merchantId: string, mode: Mode, query: PaymentListQuery): Promise<Payment[]> {
-    // Whatever was appended before this request (a create just answered) is listed.
-    await this.projections.runOnce();
+    // What this process appended before the request (a create just answered) is listed; other
+    // replicas' writes follow within the projection's lag.
+    const last = this.commands.lastPosition;
+    if (last !== null) await this.projections.catchUpTo(last);
+    else await this.projections.runOnce();
     if (query.startingAfter !== undefined) {
       const { rows } = await this.pool.query({
         name: 'payments_cursor',

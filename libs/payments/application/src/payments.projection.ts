@@ -14,6 +14,9 @@ import { jobKinds } from './payment-jobs.kinds';
 
 export const PAYMENTS_PROJECTION = 'payments';
 
+/** A live payment with a session is first asked about after this long without a webhook. */
+export const RECONCILE_AFTER_MS = 60_000;
+
 /**
  * One row per payment holding the folded state, plus the payment's scheduled jobs, written in
  * the runner's transaction. The row's revision makes a second application of an event a no-op.
@@ -68,14 +71,16 @@ async function scheduleJobs(tx: PrismaTx, payment: Payment, event: PaymentEvent)
   switch (event.type) {
     case 'PaymentCreated':
       return upsertJob(tx, id, jobKinds.expire, new Date(payment.expiresAt));
-    case 'PaymentMethodChosen':
-      // An unknown outcome at the provider: ask it soon what became of the session.
-      if (event.data.redirectUrl === null) {
-        await upsertJob(tx, id, jobKinds.reconcile, new Date(event.data.chosenAt));
-      }
-      return;
+    case 'PaymentMethodChosen': {
+      // Live payments are reconciled until they end, in case a webhook never arrives: at once
+      // after an unknown outcome at the provider, otherwise after a minute.
+      if (payment.mode !== 'live') return;
+      const chosenAt = Date.parse(event.data.chosenAt);
+      const delay = event.data.redirectUrl === null ? 0 : RECONCILE_AFTER_MS;
+      return upsertJob(tx, id, jobKinds.reconcile, new Date(chosenAt + delay));
+    }
     case 'PaymentSessionFound':
-      return dropJobs(tx, id, [jobKinds.reconcile]);
+      return;
     case 'PaymentSucceeded':
     case 'PaymentFailed':
     case 'PaymentExpired':

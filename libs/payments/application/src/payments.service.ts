@@ -67,7 +67,10 @@ export class PaymentsService {
   async create(request: CreatePaymentRequest): Promise<PaymentReply> {
     const now = this.clock.now();
     const paymentId = newId('payment', now.getTime());
-    const aggregatedMerchantId = request.aggregated_merchant_id ?? null;
+    // Outside aggregator mode Wave is called as the merchant's own account: no aggregated id.
+    const aggregatedMerchantId = this.aggregatorMode
+      ? (request.aggregated_merchant_id ?? null)
+      : null;
     const customer = {
       phone: request.customer?.phone ?? null,
       name: request.customer?.name ?? null,
@@ -165,7 +168,7 @@ export class PaymentsService {
     const payment = await this.publicPayment(request);
     const now = this.clock.now();
     if (assertCanChooseMethod(payment, request.provider, now) === 'already_started') {
-      return this.customerView(payment);
+      return this.customerView(await this.retryUnknownStart(payment));
     }
     const phone = request.phone ?? payment.customer.phone;
     const start = await this.starter.start(payment, request.provider, phone);
@@ -174,6 +177,29 @@ export class PaymentsService {
       data: { start, customerPhone: request.phone ?? null, fees: this.fees, now },
     });
     return this.customerView(outcome.payment);
+  }
+
+  /**
+   * The provider's answer to the start was lost (timeout, 429, 5xx) and reconciliation has not
+   * found a session yet: the customer asking again starts it again. Wave's idempotency key is the
+   * payment id, so a session created the first time is returned rather than doubled.
+   */
+  private async retryUnknownStart(payment: Payment): Promise<Payment> {
+    if (payment.mode !== 'live' || payment.redirectUrl !== null || payment.provider === null) {
+      return payment;
+    }
+    if (payment.provider === 'mock') return payment;
+    const start = await this.starter.start(payment, payment.provider, payment.customer.phone);
+    if (start.providerReference === null) return payment;
+    const outcome = await this.commands.run(payment.paymentId, {
+      type: 'RecordSession',
+      data: {
+        providerReference: start.providerReference,
+        redirectUrl: start.redirectUrl,
+        now: this.clock.now(),
+      },
+    });
+    return outcome.payment;
   }
 
   private async sandboxPayment(request: SandboxRequest): Promise<Payment> {

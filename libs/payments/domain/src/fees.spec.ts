@@ -133,16 +133,8 @@ describe('splitFee', () => {
     expect(() => splitFee(1_000, bps)).toThrow(RangeError);
   });
 
-  /*
-   * LATENT BUG (fees.ts line 18), outside what payments can reach: splitFee accepts any safe
-   * integer amount, but `amount * bps + 5_000` is a float product that loses precision once it
-   * passes 2^53, i.e. above 900,719,925,473 XOF at 10,000 bps (about 6e13 at 150 bps). Here
-   * 900,810,015,001 × 9,999 = 9,007,199,339,994,999 exactly: remainder 4,999, so half up rounds
-   * down to 900,719,933,999, but splitFee returns 900,719,934,000. Payment amounts stop at
-   * 100,000,000 (MAX_AMOUNT), so no payment hits it. `it.failing` passes while the bug is there;
-   * once fixed (BigInt, or refusing amounts above what is exact), make it a plain `it`.
-   */
-  it.failing('rounds half up for an amount whose product passes 2^53 (latent bug)', () => {
+  /** 900,810,015,001 × 9,999 passes 2^53: the rounding is exact in BigInt, not in floats. */
+  it('rounds half up for an amount whose product passes 2^53', () => {
     expect(splitFee(900_810_015_001, 9_999).fee).toBe(900_719_933_999);
   });
 });

@@ -15,7 +15,8 @@ export interface FeeSplit {
 export function splitFee(amount: number, bps: number): FeeSplit {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`bad amount ${amount}`);
   if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new RangeError(`bad fee ${bps}`);
-  const fee = Math.min(amount, Math.floor((amount * bps + 5_000) / 10_000));
+  // BigInt: amount × bps may pass 2^53, where float arithmetic would round the fee wrongly.
+  const fee = Math.min(amount, Number((BigInt(amount) * BigInt(bps) + 5_000n) / 10_000n));
   return { fee, net: amount - fee };
 }
 

@@ -30,7 +30,7 @@ import {
 } from './orange-money-transaction';
 
 /** How long the customer has to pay the QR code / deep link (Sonatel allows up to a day). */
-export const ORANGE_MONEY_QR_VALIDITY_SECONDS = 900;
+export const ORANGE_MONEY_QR_VALIDITY_SECONDS = 1800;
 
 interface OrangeCredentials {
   clientId: string;
@@ -118,7 +118,7 @@ export class OrangeMoneyProvider implements LivePaymentProvider {
     if (apiKey === undefined) {
       throw new DomainError(
         'unavailable',
-        'Orange Money callbacks are not configured (ORANGE_MONEY_CALLBACK_API_KEY).',
+        'Orange Money callbacks are not accepted by this service.',
       );
     }
     return parseOrangeMoneyCallback({ headers: input.headers, rawBody: input.rawBody, apiKey });
@@ -137,7 +137,7 @@ export class OrangeMoneyProvider implements LivePaymentProvider {
     if (clientId === undefined || clientSecret === undefined || merchantCode === undefined) {
       throw new DomainError(
         'unavailable',
-        'Orange Money is not configured (ORANGE_MONEY_CLIENT_ID, ORANGE_MONEY_CLIENT_SECRET and ORANGE_MONEY_MERCHANT_CODE are required).',
+        'Orange Money payments are not available on this service.',
       );
     }
     return { clientId, clientSecret, merchantCode };

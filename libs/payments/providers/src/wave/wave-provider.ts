@@ -122,7 +122,7 @@ export class WaveProvider implements LivePaymentProvider {
     if (secret === undefined) {
       throw new DomainError(
         'unavailable',
-        'Wave webhooks are not configured (WAVE_WEBHOOK_SECRET).',
+        'Wave webhooks are not accepted by this service.',
       );
     }
     return parseWaveNotification({ ...input, secret });
@@ -232,7 +232,7 @@ export class WaveProvider implements LivePaymentProvider {
   private apiKey(): string {
     const apiKey = this.config.apiKey;
     if (apiKey === undefined) {
-      throw new DomainError('unavailable', 'Wave is not configured (WAVE_API_KEY is missing).');
+      throw new DomainError('unavailable', 'Wave payments are not available on this service.');
     }
     return apiKey;
   }
