@@ -110,7 +110,7 @@ describeWithPostgres('payments crash between append and publish', () => {
       expect(balanceDown.body).toMatchObject({ available: 0, pending: 0 });
 
       payments = (await start('payments')).run;
-      const fee = 200; // wave's default 100 bps would be 200; the helper's provider is mock, 100 bps too
+      const fee = 200; // the test helper's provider is `mock`: 100 bps of 20,000
       let balance = balanceDown;
       for (let i = 0; i < 100 && balance.body.available === 0; i += 1) {
         await sleep(100);
@@ -130,6 +130,13 @@ describeWithPostgres('payments crash between append and publish', () => {
         (event) => (event as { data?: { object?: { id?: string } } }).data?.object?.id === id,
       );
       expect(published).toHaveLength(1);
+      // Spec 6: data.object is the payment exactly as GET /v1/payments/{id} shows it.
+      expect((published[0] as unknown as { data: { object: unknown } }).data.object).toEqual(got.body);
+      expect(published[0]).toMatchObject({
+        type: 'payment.succeeded',
+        livemode: false,
+        merchant_id: merchant.merchantId,
+      });
       const again = await http.request('GET', '/v1/balance', { bearer: merchant.testKey });
       expect(again.body).toMatchObject({ available: 20_000 - fee, pending: 0 });
       await expectLedgerBalanced(db.pool);

@@ -23,7 +23,15 @@ describeWithPostgres('replay', () => {
     const members = await pool.query(
       'SELECT * FROM merchant_members ORDER BY merchant_id, user_id',
     );
-    return { merchants: merchants.rows, keys: keys.rows, members: members.rows };
+    const payments = await pool.query('SELECT * FROM payments ORDER BY id');
+    const jobs = await pool.query('SELECT * FROM payment_jobs ORDER BY payment_id, kind');
+    return {
+      merchants: merchants.rows,
+      keys: keys.rows,
+      members: members.rows,
+      payments: payments.rows,
+      jobs: jobs.rows,
+    };
   };
 
   beforeAll(async () => {
@@ -31,6 +39,22 @@ describeWithPostgres('replay', () => {
     service = startProcess({ name: 'embedded', entry: 'apps/embedded/src/main.ts', env: env() });
     baseUrl = (await service.waitForLine(/Xaalis is running at (\S+)/, 60_000))[1];
     flow = await driveIdentityFlow(baseUrl);
+    // Payments too: one left open (its expiry job), one paid (no job left).
+    for (const amount of [1_000, 2_000]) {
+      const created = await fetch(`${baseUrl}/v1/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${flow.secretKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount }),
+      }).then((response) => response.json() as Promise<{ id: string }>);
+      if (amount === 2_000) {
+        await fetch(`${baseUrl}/v1/test_helpers/payments/${created.id}/succeed`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${flow.secretKey}` },
+        });
+      }
+    }
+    // The list catches the read model up, so the snapshot below is taken on a settled table.
+    await fetch(`${baseUrl}/v1/payments`, { headers: { authorization: `Bearer ${flow.secretKey}` } });
   });
 
   afterAll(async () => {
@@ -43,9 +67,12 @@ describeWithPostgres('replay', () => {
   it('rebuilds every projection while the service keeps answering, to the same rows', async () => {
     const before = await snapshot(db.pool);
     expect(before.keys.length).toBeGreaterThanOrEqual(4);
+    expect(before.payments).toHaveLength(2);
+    expect(before.jobs).toHaveLength(1);
     // Lose the read model: only the streams remain.
     await db.pool.query(
-      'DELETE FROM api_keys; DELETE FROM merchant_members; DELETE FROM merchants',
+      'DELETE FROM api_keys; DELETE FROM merchant_members; DELETE FROM merchants; ' +
+        'DELETE FROM payment_jobs; DELETE FROM payments',
     );
 
     const replay = startProcess({
@@ -64,7 +91,7 @@ describeWithPostgres('replay', () => {
     expect(answers.every((status) => status === 200)).toBe(true);
     const summary = replay.lines.find((line) => line.startsWith('Replayed '));
     expect(summary).toMatch(
-      /^Replayed (\d+) events into 1 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
+      /^Replayed (\d+) events into 2 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
     );
     expect(Number(summary!.match(/^Replayed (\d+)/)![1])).toBeGreaterThan(before.keys.length);
 
@@ -85,7 +112,7 @@ describeWithPostgres('replay', () => {
     const exit = await replay.exited;
     expect(exit.code).toBe(1);
     expect(replay.lines.join('\n')).toContain(
-      'Unknown projection nope (projections: identity-merchants)',
+      'Unknown projection nope (projections: identity-merchants, payments)',
     );
   });
 });

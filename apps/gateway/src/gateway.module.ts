@@ -15,6 +15,10 @@ import { MerchantContext } from './payments/merchant-context';
 import { PaymentsController } from './payments/payments.controller';
 import { RefundsController } from './payments/refunds.controller';
 import { ProviderIdentitiesController } from './provider-identities/provider-identities.controller';
+import { EventsController } from './webhooks/events.controller';
+import { WebhookDeliveriesController } from './webhooks/webhook-deliveries.controller';
+import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
+import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
 
 /**
  * The gateway's HTTP surface. CONFIG, CLOCK, PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT come from
@@ -35,6 +39,10 @@ import { ProviderIdentitiesController } from './provider-identities/provider-ide
     PublicPaymentsController,
     CheckoutPagesController,
     ProviderNotificationsController,
+    WebhookEndpointsController,
+    WebhookDeliveriesController,
+    EventsController,
+    WebhookSecretHandler,
   ],
   providers: [IdentityForwarder, MerchantContext],
 })

@@ -8,3 +8,4 @@ export * from './requests';
 export * from './reply-envelope';
 export * from './request';
 export * from './validate-message';
+export * from './webhooks.messages';

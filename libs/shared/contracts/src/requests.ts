@@ -25,6 +25,22 @@ import {
   LedgerHoldReply,
   LedgerHoldRequest,
 } from './payouts.messages';
+import {
+  CreateWebhookEndpointRequest,
+  ListWebhookEventsRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookDeliveryListReply,
+  WebhookDeliveryRef,
+  WebhookDeliveryReply,
+  WebhookEndpointListReply,
+  WebhookEndpointReply,
+  WebhookEventListReply,
+  WebhookEventRef,
+  WebhookEventReply,
+  WebhookSecretReply,
+  WebhookSecretRequest,
+  WebhooksListRequest,
+} from './webhooks.messages';
 
 export const PAYOUTS_BALANCE_GET = 'payouts.balance.get';
 export const PAYOUTS_LEDGER_HOLD = 'payouts.ledger.hold';
@@ -40,6 +56,14 @@ export const PAYMENTS_SANDBOX_GET = 'payments.sandbox.get';
 export const PAYMENTS_SANDBOX_ACT = 'payments.sandbox.act';
 export const PAYMENTS_PROVIDER_NOTIFY = 'payments.provider.notify';
 export const PAYMENTS_REFUND_CREATE = 'payments.refund.create';
+export const GATEWAY_WEBHOOK_SECRET_GET = 'gateway.webhook_secret.get';
+export const WEBHOOKS_ENDPOINT_CREATE = 'webhooks.endpoint.create';
+export const WEBHOOKS_ENDPOINT_LIST = 'webhooks.endpoint.list';
+export const WEBHOOKS_ENDPOINT_UPDATE = 'webhooks.endpoint.update';
+export const WEBHOOKS_DELIVERY_LIST = 'webhooks.delivery.list';
+export const WEBHOOKS_DELIVERY_RETRY = 'webhooks.delivery.retry';
+export const WEBHOOKS_EVENT_GET = 'webhooks.event.get';
+export const WEBHOOKS_EVENT_LIST = 'webhooks.event.list';
 
 interface RequestContract<Request extends object, Reply extends object> {
   /** The one app whose `@MessagePattern` answers; no other app may register the pattern. */
@@ -139,6 +163,54 @@ export const REQUESTS = {
     request: CreateRefundRequest,
     reply: RefundReply,
   } satisfies RequestContract<CreateRefundRequest, RefundReply>,
+  [GATEWAY_WEBHOOK_SECRET_GET]: {
+    owner: 'gateway',
+    callers: ['webhooks'],
+    request: WebhookSecretRequest,
+    reply: WebhookSecretReply,
+  } satisfies RequestContract<WebhookSecretRequest, WebhookSecretReply>,
+  [WEBHOOKS_ENDPOINT_CREATE]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: CreateWebhookEndpointRequest,
+    reply: WebhookEndpointReply,
+  } satisfies RequestContract<CreateWebhookEndpointRequest, WebhookEndpointReply>,
+  [WEBHOOKS_ENDPOINT_LIST]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: WebhooksListRequest,
+    reply: WebhookEndpointListReply,
+  } satisfies RequestContract<WebhooksListRequest, WebhookEndpointListReply>,
+  [WEBHOOKS_ENDPOINT_UPDATE]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: UpdateWebhookEndpointRequest,
+    reply: WebhookEndpointReply,
+  } satisfies RequestContract<UpdateWebhookEndpointRequest, WebhookEndpointReply>,
+  [WEBHOOKS_DELIVERY_LIST]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: WebhooksListRequest,
+    reply: WebhookDeliveryListReply,
+  } satisfies RequestContract<WebhooksListRequest, WebhookDeliveryListReply>,
+  [WEBHOOKS_DELIVERY_RETRY]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: WebhookDeliveryRef,
+    reply: WebhookDeliveryReply,
+  } satisfies RequestContract<WebhookDeliveryRef, WebhookDeliveryReply>,
+  [WEBHOOKS_EVENT_GET]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: WebhookEventRef,
+    reply: WebhookEventReply,
+  } satisfies RequestContract<WebhookEventRef, WebhookEventReply>,
+  [WEBHOOKS_EVENT_LIST]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: ListWebhookEventsRequest,
+    reply: WebhookEventListReply,
+  } satisfies RequestContract<ListWebhookEventsRequest, WebhookEventListReply>,
 } as const;
 
 export type RequestPattern = keyof typeof REQUESTS;

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
+import {
+  request,
+  WEBHOOKS_ENDPOINT_CREATE,
+  WEBHOOKS_ENDPOINT_LIST,
+  WEBHOOKS_ENDPOINT_UPDATE,
+  type BusRequester,
+} from '@xaalis/contracts';
+import { Idempotent, ListQueryDto } from '@xaalis/http';
+import { MerchantModeCaller, Roles, SessionAuth } from '@xaalis/identity';
+import { assertPublicWebhookTarget } from '@xaalis/net-guard';
+import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
+
+/** Spec 4.4 and CONTRACT 5: a merchant's webhook endpoints of one mode. */
+@ApiTags('dashboard: webhook endpoints')
+@Controller('dashboard/v1/merchants/:merchantId/:mode/webhook-endpoints')
+@SessionAuth()
+@ApiParam({ name: 'merchantId' })
+@ApiParam({ name: 'mode', enum: ['test', 'live'] })
+export class WebhookEndpointsController {
+  constructor(
+    @Inject(BUS_CLIENT) private readonly bus: BusRequester,
+    @Inject(CONFIG) private readonly config: XaalisConfig,
+  ) {}
+
+  @Post()
+  @Roles('owner')
+  @Idempotent({ required: true })
+  @ApiCreatedResponse({ description: 'The webhook endpoint (spec 2.8).' })
+  async create(
+    @MerchantModeCaller() caller: MerchantModeCaller,
+    @Body() body: CreateWebhookEndpointDto,
+  ) {
+    await assertPublicWebhookTarget(body.url, this.config.webhookAllowedHosts, undefined, 'url');
+    return request(this.bus, WEBHOOKS_ENDPOINT_CREATE, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      url: body.url,
+      event_types: body.event_types,
+    });
+  }
+
+  @Get()
+  @Roles('owner', 'developer')
+  @ApiOkResponse({ description: 'List of webhook endpoints, newest first (CONTRACT 4).' })
+  async list(@MerchantModeCaller() caller: MerchantModeCaller, @Query() query: ListQueryDto) {
+    const page = await request(this.bus, WEBHOOKS_ENDPOINT_LIST, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      limit: query.limit,
+      starting_after: query.starting_after,
+    });
+    return { object: 'list', data: page.data, has_more: page.has_more };
+  }
+
+  @Patch(':id')
+  @Roles('owner')
+  @ApiParam({ name: 'id' })
+  @ApiOkResponse({ description: 'The webhook endpoint (spec 2.8).' })
+  update(
+    @MerchantModeCaller() caller: MerchantModeCaller,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookEndpointDto,
+  ) {
+    return request(this.bus, WEBHOOKS_ENDPOINT_UPDATE, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      endpoint_id: id,
+      event_types: body.event_types,
+      active: body.active,
+    });
+  }
+}

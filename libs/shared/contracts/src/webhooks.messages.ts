@@ -1,0 +1,240 @@
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MODES, type Mode } from '@xaalis/kernel';
+import { idPattern, ISO_MS } from './formats';
+import { INTEGRATION_EVENT_TYPES, type IntegrationEventType } from './integration-event-types';
+import { MerchantScope } from './payments.messages';
+
+/** The event types merchants can receive (spec 6); `account.updated` stays internal. */
+export const WEBHOOK_EVENT_TYPES = INTEGRATION_EVENT_TYPES.filter(
+  (type): type is Exclude<IntegrationEventType, 'account.updated'> => type !== 'account.updated',
+);
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** What an endpoint may subscribe to: a merchant event type, or `*` for all of them. */
+export const WEBHOOK_SUBSCRIPTIONS: readonly string[] = [...WEBHOOK_EVENT_TYPES, '*'];
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+const MAX_URL_LENGTH = 2048;
+
+/** `gateway.webhook_secret.get`: the secrets that sign a merchant's deliveries, in clear. */
+export class WebhookSecretRequest {
+  @Matches(idPattern('mer'), { message: 'merchant_id must be a merchant id (mer_…)' })
+  merchant_id!: string;
+}
+
+export class WebhookSecretReply {
+  /** Usually one; two while a secret is being replaced (one `v1` per secret). */
+  @IsArray()
+  @ArrayMinSize(1)
+  @IsString({ each: true })
+  secrets!: string[];
+}
+
+/** `webhooks.endpoint.create`: the gateway has checked the URL against private targets. */
+export class CreateWebhookEndpointRequest extends MerchantScope {
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  url!: string;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_SUBSCRIPTIONS.length)
+  @IsIn(WEBHOOK_SUBSCRIPTIONS, { each: true })
+  event_types!: string[];
+}
+
+export class UpdateWebhookEndpointRequest extends MerchantScope {
+  @IsString()
+  @MaxLength(255)
+  endpoint_id!: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_SUBSCRIPTIONS.length)
+  @IsIn(WEBHOOK_SUBSCRIPTIONS, { each: true })
+  event_types?: string[];
+
+  @IsOptional()
+  @IsBoolean()
+  active?: boolean;
+}
+
+/** CONTRACT 4 paging of the webhooks app's lists. */
+export class WebhooksListRequest extends MerchantScope {
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  starting_after?: string;
+}
+
+export class ListWebhookEventsRequest extends WebhooksListRequest {
+  @IsOptional()
+  @IsIn(INTEGRATION_EVENT_TYPES)
+  type?: IntegrationEventType;
+}
+
+export class WebhookDeliveryRef extends MerchantScope {
+  @IsString()
+  @MaxLength(255)
+  delivery_id!: string;
+}
+
+export class WebhookEventRef extends MerchantScope {
+  @IsString()
+  @MaxLength(255)
+  event_id!: string;
+}
+
+/** Spec 2.8. */
+export class WebhookEndpointReply {
+  @IsIn(['webhook_endpoint'])
+  object!: 'webhook_endpoint';
+
+  @Matches(idPattern('we'))
+  id!: string;
+
+  @Matches(idPattern('mer'))
+  merchant_id!: string;
+
+  @IsIn(MODES)
+  mode!: Mode;
+
+  @IsBoolean()
+  is_default!: boolean;
+
+  @Allow()
+  managed_by!: string | null;
+
+  @IsString()
+  url!: string;
+
+  @IsArray()
+  @IsString({ each: true })
+  event_types!: string[];
+
+  @IsIn(['full'])
+  payload_policy!: 'full';
+
+  @IsBoolean()
+  active!: boolean;
+
+  @Matches(ISO_MS)
+  created_at!: string;
+}
+
+export class WebhookEndpointListReply {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookEndpointReply)
+  data!: WebhookEndpointReply[];
+
+  @IsBoolean()
+  has_more!: boolean;
+}
+
+/** Spec 2.11 plus the fields a merchant needs to find the event and the endpoint. */
+export class WebhookDeliveryReply {
+  @Matches(idPattern('whd'))
+  id!: string;
+
+  @IsIn(['webhook_delivery'])
+  object!: 'webhook_delivery';
+
+  @Matches(idPattern('we'))
+  endpoint!: string;
+
+  @Matches(idPattern('evt'))
+  event!: string;
+
+  @IsIn(INTEGRATION_EVENT_TYPES)
+  event_type!: IntegrationEventType;
+
+  @IsIn(WEBHOOK_DELIVERY_STATUSES)
+  status!: WebhookDeliveryStatus;
+
+  @IsInt()
+  @Min(0)
+  attempts!: number;
+
+  @Allow()
+  last_status_code!: number | null;
+
+  @Allow()
+  last_error!: string | null;
+
+  @Allow()
+  next_attempt_at!: string | null;
+
+  @Matches(ISO_MS)
+  created_at!: string;
+}
+
+export class WebhookDeliveryListReply {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookDeliveryReply)
+  data!: WebhookDeliveryReply[];
+
+  @IsBoolean()
+  has_more!: boolean;
+}
+
+class WebhookEventData {
+  @IsObject()
+  object!: Record<string, unknown>;
+}
+
+/** Spec 2.10: the event exactly as it was delivered. */
+export class WebhookEventReply {
+  @Matches(idPattern('evt'))
+  id!: string;
+
+  @IsIn(INTEGRATION_EVENT_TYPES)
+  type!: IntegrationEventType;
+
+  @IsBoolean()
+  livemode!: boolean;
+
+  @Matches(ISO_MS)
+  created_at!: string;
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookEventData)
+  data!: WebhookEventData;
+}
+
+export class WebhookEventListReply {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookEventReply)
+  data!: WebhookEventReply[];
+
+  @IsBoolean()
+  has_more!: boolean;
+}

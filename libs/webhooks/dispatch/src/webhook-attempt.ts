@@ -1,0 +1,72 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
+import type { Clock } from '@xaalis/kernel';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '@xaalis/webhook-signature';
+import { sendWebhook } from '@xaalis/webhook-sender';
+import { afterAttempt, DELIVERY_TIMEOUT_MS } from './delivery-schedule';
+import { WebhookSecretsCache } from './webhook-secrets.cache';
+import { WebhookStore, type LeasedDelivery } from './webhook-store';
+import { WebhookTransport } from './webhook-transport';
+
+/** A lease outlives the longest attempt, so a live worker never loses a row it is sending. */
+export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
+
+/** One attempt of one leased delivery: sign, POST, record the outcome and the next attempt. */
+@Injectable()
+export class WebhookAttempt {
+  private readonly logger = new Logger('WebhookDelivery');
+
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly secrets: WebhookSecretsCache,
+    private readonly transport: WebhookTransport,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: XaalisConfig,
+  ) {}
+
+  async run(delivery: LeasedDelivery): Promise<void> {
+    const result = await this.send(delivery);
+    const attempts = delivery.attempts + 1;
+    const now = this.clock.now();
+    const next = afterAttempt({
+      attempts,
+      outcome: result.outcome,
+      now,
+      retryBaseMs: this.config.webhookRetryBaseMs,
+    });
+    await this.store.recordAttempt({
+      id: delivery.id,
+      lease: delivery.lease,
+      status: next.status,
+      nextAttemptAt: next.nextAttemptAt,
+      statusCode: result.statusCode,
+      error: result.error,
+      now,
+    });
+    if (result.outcome === 'failed') {
+      this.logger.debug(`${delivery.id} attempt ${attempts}: ${result.error ?? 'failed'}`);
+    }
+  }
+
+  private async send(delivery: LeasedDelivery) {
+    let secrets: string[];
+    try {
+      secrets = await this.secrets.secretsOf(delivery.merchant_id);
+    } catch {
+      // Counted as an attempt: the gateway being away must not hold the row forever.
+      return { outcome: 'failed' as const, statusCode: null, error: 'not sent: signing failed' };
+    }
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    return sendWebhook({
+      url: delivery.url,
+      rawBody: delivery.body,
+      headers: {
+        [SIGNATURE_HEADER]: signatureHeader({ secrets, timestamp, rawBody: delivery.body }),
+        [EVENT_ID_HEADER]: delivery.event_id,
+      },
+      allowedHosts: this.config.webhookAllowedHosts,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      agent: this.transport.agent(),
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { processOnce } from '@xaalis/bus';
+import { CLOCK, PG_POOL } from '@xaalis/config';
+import { IntegrationEvent, validateMessage } from '@xaalis/contracts';
+import { validationError, type Clock, type Mode } from '@xaalis/kernel';
+import { DeliveryWorker } from './delivery-worker';
+import { WebhookStore } from './webhook-store';
+
+export const WEBHOOKS_CONSUMER = 'webhooks.dispatch';
+
+/**
+ * Turns integration events into durable deliveries. The processed-message mark, the stored
+ * event and its deliveries commit together, so a redelivered event creates nothing twice and a
+ * crash before the commit loses nothing (the bus delivers it again).
+ */
+@Injectable()
+export class WebhookEventsConsumer {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly store: WebhookStore,
+    private readonly worker: DeliveryWorker,
+  ) {}
+
+  async receive(payload: unknown): Promise<void> {
+    const event = validateMessage(IntegrationEvent, payload);
+    const mode: Mode = event.livemode ? 'live' : 'test';
+    let created = 0;
+    await processOnce(this.pool, WEBHOOKS_CONSUMER, event.id, async (tx) => {
+      if (event.type === 'account.updated') {
+        await this.store.upsertDefaultEndpoint(tx, {
+          merchantId: event.merchant_id,
+          mode,
+          url: webhookUrlOf(event),
+          at: new Date(event.created_at),
+        });
+        return;
+      }
+      created = await this.store.recordEvent(tx, event, this.clock.now());
+    });
+    if (created > 0) this.worker.wake();
+  }
+}
+
+function webhookUrlOf(event: IntegrationEvent): string | null {
+  const url = event.data.object.webhook_url;
+  if (url === null || url === undefined) return null;
+  if (typeof url !== 'string') {
+    throw validationError([
+      { field: 'data.object.webhook_url', issue: 'must be a string or null' },
+    ]);
+  }
+  return url;
+}

@@ -1,0 +1,76 @@
+import type {
+  WebhookDeliveryReply,
+  WebhookEndpointReply,
+  WebhookEventReply,
+  WebhookDeliveryStatus,
+  IntegrationEventType,
+} from '@xaalis/contracts';
+import { isoOrNull, type Mode } from '@xaalis/kernel';
+
+export interface EndpointRow {
+  id: string;
+  merchant_id: string;
+  mode: Mode;
+  url: string;
+  event_types: string[];
+  active: boolean;
+  is_default: boolean;
+  managed_by: string | null;
+  created_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: IntegrationEventType;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+export interface EventRow {
+  id: string;
+  body: string;
+}
+
+/** Spec 2.8. Only `full` payloads exist. */
+export function toEndpointObject(row: EndpointRow): WebhookEndpointReply {
+  return {
+    object: 'webhook_endpoint',
+    id: row.id,
+    merchant_id: row.merchant_id,
+    mode: row.mode,
+    is_default: row.is_default,
+    managed_by: row.managed_by,
+    url: row.url,
+    event_types: row.event_types,
+    payload_policy: 'full',
+    active: row.active,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function toDeliveryObject(row: DeliveryRow): WebhookDeliveryReply {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    endpoint: row.endpoint_id,
+    event: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    next_attempt_at: row.status === 'pending' ? isoOrNull(row.next_attempt_at) : null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** The event exactly as its deliveries send it. */
+export function toEventObject(row: EventRow): WebhookEventReply {
+  return JSON.parse(row.body) as WebhookEventReply;
+}

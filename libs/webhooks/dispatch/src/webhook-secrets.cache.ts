@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BUS_CLIENT, CLOCK } from '@xaalis/config';
+import { GATEWAY_WEBHOOK_SECRET_GET, request, type BusRequester } from '@xaalis/contracts';
+import type { Clock } from '@xaalis/kernel';
+
+/** Long enough to spare the gateway one request per delivery, short enough to follow a rotation. */
+export const SECRET_CACHE_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * The merchant's webhook secrets, asked of the gateway (identity keeps them encrypted; this app
+ * may not read identity). Kept in memory only, never logged.
+ */
+@Injectable()
+export class WebhookSecretsCache {
+  private readonly entries = new Map<string, { secrets: string[]; until: number }>();
+
+  constructor(
+    @Inject(BUS_CLIENT) private readonly bus: BusRequester,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async secretsOf(merchantId: string): Promise<string[]> {
+    const now = this.clock.now().getTime();
+    const cached = this.entries.get(merchantId);
+    if (cached && cached.until > now) return cached.secrets;
+    const { secrets } = await request(this.bus, GATEWAY_WEBHOOK_SECRET_GET, {
+      merchant_id: merchantId,
+    });
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(merchantId, { secrets, until: now + SECRET_CACHE_MS });
+    return secrets;
+  }
+}

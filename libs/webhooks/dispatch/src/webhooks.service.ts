@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@xaalis/config';
+import type {
+  CreateWebhookEndpointRequest,
+  ListWebhookEventsRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookDeliveryListReply,
+  WebhookDeliveryRef,
+  WebhookDeliveryReply,
+  WebhookEndpointListReply,
+  WebhookEndpointReply,
+  WebhookEventListReply,
+  WebhookEventRef,
+  WebhookEventReply,
+  WebhooksListRequest,
+} from '@xaalis/contracts';
+import { DomainError, notFound, type Clock } from '@xaalis/kernel';
+import { LEASE_MS, WebhookAttempt } from './webhook-attempt';
+import { toDeliveryObject, toEndpointObject, toEventObject } from './webhook-rows';
+import { WebhookStore } from './webhook-store';
+
+/** The webhooks app's answers to the gateway: endpoints, deliveries, events of one merchant and mode. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly attempt: WebhookAttempt,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async createEndpoint(request: CreateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
+    const row = await this.store.createEndpoint({
+      merchantId: request.merchant_id,
+      mode: request.mode,
+      url: request.url,
+      eventTypes: unique(request.event_types),
+      now: this.clock.now(),
+    });
+    return toEndpointObject(row);
+  }
+
+  async updateEndpoint(request: UpdateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
+    const row = await this.store.updateEndpoint({
+      merchantId: request.merchant_id,
+      mode: request.mode,
+      id: request.endpoint_id,
+      eventTypes: request.event_types && unique(request.event_types),
+      active: request.active,
+      now: this.clock.now(),
+    });
+    if (!row) throw notFound('webhook endpoint');
+    return toEndpointObject(row);
+  }
+
+  async endpoints(request: WebhooksListRequest): Promise<WebhookEndpointListReply> {
+    const rows = await this.store.endpoints(request.merchant_id, request.mode, page(request));
+    return toPage(rows, request, toEndpointObject);
+  }
+
+  async deliveries(request: WebhooksListRequest): Promise<WebhookDeliveryListReply> {
+    const rows = await this.store.deliveries(request.merchant_id, request.mode, page(request));
+    return toPage(rows, request, toDeliveryObject);
+  }
+
+  /** Sends now, whatever the delivery's status, and answers with the outcome. */
+  async retry(request: WebhookDeliveryRef): Promise<WebhookDeliveryReply> {
+    const leased = await this.store.leaseOne({
+      merchantId: request.merchant_id,
+      mode: request.mode,
+      deliveryId: request.delivery_id,
+      now: this.clock.now(),
+      leaseMs: LEASE_MS,
+    });
+    if (!leased) throw notFound('webhook delivery');
+    await this.attempt.run(leased);
+    const row = await this.store.delivery(request.merchant_id, request.mode, request.delivery_id);
+    if (!row) throw notFound('webhook delivery');
+    return toDeliveryObject(row);
+  }
+
+  async event(request: WebhookEventRef): Promise<WebhookEventReply> {
+    const row = await this.store.event(request.merchant_id, request.mode, request.event_id);
+    if (!row) throw notFound('event');
+    return toEventObject(row);
+  }
+
+  async events(request: ListWebhookEventsRequest): Promise<WebhookEventListReply> {
+    const rows = await this.store.events(request.merchant_id, request.mode, {
+      ...page(request),
+      type: request.type,
+    });
+    return toPage(rows, request, toEventObject);
+  }
+}
+
+const unique = (values: readonly string[]): string[] => [...new Set(values)];
+
+const page = (request: WebhooksListRequest) => ({
+  limit: request.limit,
+  startingAfter: request.starting_after,
+});
+
+function toPage<Row, Item>(
+  rows: Row[] | undefined,
+  request: WebhooksListRequest,
+  toItem: (row: Row) => Item,
+): { data: Item[]; has_more: boolean } {
+  if (rows === undefined) {
+    throw new DomainError(
+      'not_found',
+      `No such object: ${request.starting_after} (starting_after).`,
+      {
+        param: 'starting_after',
+      },
+    );
+  }
+  return { data: rows.slice(0, request.limit).map(toItem), has_more: rows.length > request.limit };
+}
