@@ -6,6 +6,8 @@ import { validateMessage, type MessageClass } from './validate-message';
 /** The part of a Nest `ClientProxy` a caller needs; keeps this library free of Nest. */
 export interface BusRequester {
   send<Result, Input>(pattern: string, data: Input): Observable<Result>;
+  /** True when the replies come from this very build (the in-process bus): not re-validated. */
+  readonly trustedReplies?: boolean;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
@@ -32,14 +34,16 @@ export async function request<Pattern extends RequestPattern>(
   } catch (error) {
     throw transportFailure(error);
   }
-  return unwrap(pattern, envelope);
+  return unwrap(pattern, envelope, client.trustedReplies === true);
 }
 
 function unwrap<Pattern extends RequestPattern>(
   pattern: Pattern,
   envelope: unknown,
+  trusted: boolean,
 ): ReplyOf<Pattern> {
   if (!isRecord(envelope)) throw internalError();
+  if (envelope.ok === true && trusted) return envelope.value as ReplyOf<Pattern>;
   if (envelope.ok === true) {
     try {
       const contract = REQUESTS[pattern] as { reply: MessageClass<object> };
