@@ -1,13 +1,6 @@
-import {
-  Inject,
-  Logger,
-  Module,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
-import { CONFIG, EVENT_STORE, PG_POOL, PRISMA, type XaalisConfig } from '@xaalis/config';
-import { type PrismaClient, ProjectionRunner } from '@xaalis/database';
-import type { EventStore } from '@xaalis/event-store';
+import { Module } from '@nestjs/common';
+import { CONFIG, PG_POOL, type XaalisConfig } from '@xaalis/config';
+import { projectionRunnerProviders } from '@xaalis/runtime';
 import type { Pool } from 'pg';
 import { ApiKeyCache } from './api-keys/api-key-cache';
 import { ApiKeyUsageRecorder } from './api-keys/api-key-usage.recorder';
@@ -28,22 +21,6 @@ const required = (value: string | undefined, name: string): string => {
   if (!value) throw new Error(`config.${name} must be set before the identity module starts`);
   return value;
 };
-
-/**
- * Keeps the identity read models following the merchant streams in the background, as a safety
- * net: every command already catches them up before it answers.
- */
-class IdentityProjectionLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(@Inject(IDENTITY_PROJECTION_RUNNER) private readonly runner: ProjectionRunner) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.runner.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.runner.stop();
-  }
-}
 
 /**
  * Identity and access: merchants, members and API keys (event-sourced), users and sessions
@@ -68,22 +45,10 @@ class IdentityProjectionLifecycle implements OnApplicationBootstrap, OnModuleDes
       useFactory: (config: XaalisConfig) =>
         new WebhookSecretCipher(required(config.secretHashKey, 'secretHashKey')),
     },
-    {
-      provide: IDENTITY_PROJECTION_RUNNER,
-      inject: [EVENT_STORE, PRISMA],
-      useFactory: (store: EventStore, prisma: PrismaClient) => {
-        const logger = new Logger('IdentityProjections');
-        return new ProjectionRunner({
-          store,
-          prisma,
-          projections: identityProjections(),
-          onError: (name, error) =>
-            logger.error(`${name}: ${(error as Error).message ?? String(error)}`),
-        });
-      },
-    },
+    // The read models follow the merchant streams in the background too, as a safety net:
+    // every command already catches them up before it answers.
+    ...projectionRunnerProviders(IDENTITY_PROJECTION_RUNNER, 'Identity', identityProjections),
     { provide: ApiKeyCache, useFactory: () => new ApiKeyCache() },
-    IdentityProjectionLifecycle,
     AuthService,
     IdentityQueries,
     ApiKeyUsageRecorder,

@@ -1,14 +1,8 @@
-import {
-  Inject,
-  Logger,
-  Module,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
-import { CONFIG, EVENT_STORE, PRISMA, type XaalisConfig } from '@xaalis/config';
-import { ProjectionRunner, type PrismaClient, type Projection } from '@xaalis/database';
-import type { EventStore } from '@xaalis/event-store';
+import { Module } from '@nestjs/common';
+import { CONFIG, type XaalisConfig } from '@xaalis/config';
+import type { Projection } from '@xaalis/database';
 import { createLivePaymentProviders } from '@xaalis/payment-providers';
+import { projectionRunnerProviders } from '@xaalis/runtime';
 import { PaymentJobsWorker } from './payment-jobs.worker';
 import { PaymentLinker } from './payment-links';
 import { PaymentCommands } from './payment.commands.service';
@@ -25,19 +19,6 @@ export function paymentsProjections(): Projection[] {
   return [paymentsProjection];
 }
 
-/** Keeps the read model following the streams; every command also catches it up itself. */
-class PaymentsProjectionLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(@Inject(PAYMENTS_PROJECTION_RUNNER) private readonly runner: ProjectionRunner) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.runner.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.runner.stop();
-  }
-}
-
 /**
  * The payments context: the payment decider behind its use cases, the read model, the durable
  * job worker, the live providers and the forwarder of payment events. Needs CONFIG, CLOCK,
@@ -45,26 +26,12 @@ class PaymentsProjectionLifecycle implements OnApplicationBootstrap, OnModuleDes
  */
 @Module({
   providers: [
-    {
-      provide: PAYMENTS_PROJECTION_RUNNER,
-      inject: [EVENT_STORE, PRISMA],
-      useFactory: (store: EventStore, prisma: PrismaClient) => {
-        const logger = new Logger('PaymentsProjections');
-        return new ProjectionRunner({
-          store,
-          prisma,
-          projections: paymentsProjections(),
-          onError: (name, error) =>
-            logger.error(`${name}: ${(error as Error).message ?? String(error)}`),
-        });
-      },
-    },
+    ...projectionRunnerProviders(PAYMENTS_PROJECTION_RUNNER, 'Payments', paymentsProjections),
     {
       provide: LIVE_PROVIDERS,
       inject: [CONFIG],
       useFactory: (config: XaalisConfig) => createLivePaymentProviders(config),
     },
-    PaymentsProjectionLifecycle,
     PaymentLinker,
     PaymentQueries,
     PaymentCommands,
