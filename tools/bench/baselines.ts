@@ -29,8 +29,8 @@ export async function createBaselineTable(pool: Pool): Promise<void> {
 }
 
 /**
- * One row, one transaction. The INSERT runs in autocommit, as the event store's append (a single
- * `SELECT es_append_to_stream(…)`) does: one round trip and one WAL flush. An explicit
+ * One row, one transaction. The INSERT runs in autocommit, as the event store's append (for a
+ * single event, one INSERT statement) does: one round trip and one WAL flush. An explicit
  * BEGIN / INSERT / COMMIT would add two round trips that the store never pays, and flatter it.
  */
 export function rawInsert(pool: Pool, durationMs: number): Subject {

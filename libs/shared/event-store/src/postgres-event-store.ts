@@ -1,39 +1,31 @@
-import {
-  Client,
-  type ClientConfig,
-  type Pool,
-  type QueryConfig,
-  type QueryResult,
-  type QueryResultRow,
-} from 'pg';
-import {
-  ConcurrencyError,
-  DuplicateEventIdError,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-  type ReadAllOptions,
-  type ReadStreamResult,
-  type RecordedEvent,
+import { Client, type ClientConfig, type Pool } from 'pg';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamResult,
+  RecordedEvent,
 } from './event-store';
+import {
+  appendAutocommit,
+  appendInTransaction,
+  formatPosition,
+  type Queryable,
+} from './postgres-append';
 import { assertMaxCount, assertStreamName, prepareEvents } from './prepare-events';
 
+export { formatPosition, type Queryable } from './postgres-append';
+
 /**
- * The Postgres event store, after emmett's (see the migration
- * `prisma/migrations/20261122000100_event_store/migration.sql`, which this store needs and never
- * creates itself).
+ * The Postgres event store, after emmett's (see the migrations
+ * `prisma/migrations/20261122000100_event_store` and `20261122000110_event_store_lean`, which this
+ * store needs and never applies itself).
  *
  * Position: `<transaction id>:<global position>`, each zero-padded to 20 digits, so checkpoints
  * compare as strings in the order readAll returns them.
  */
-
-/** What the append and reads need: a Pool, or a client inside the caller's transaction. */
-export interface Queryable {
-  query<Row extends QueryResultRow = QueryResultRow>(
-    config: QueryConfig,
-  ): Promise<QueryResult<Row>>;
-}
 
 /** The NOTIFY channel appends are announced on; the payload is the append's position. */
 export const APPEND_CHANNEL = 'es_appended';
@@ -55,16 +47,6 @@ const NO_LISTENER_POLL_MS = 500;
 /** ...and tries to open one again after this long. */
 const LISTENER_RETRY_MS = 5_000;
 
-const UNIQUE_VIOLATION = '23505';
-const MESSAGE_ID_KEY = 'es_messages_message_id_key';
-
-interface AppendRow {
-  append_result: 'appended' | 'idempotent' | 'conflict';
-  next_revision: string | null;
-  last_transaction_id: string | null;
-  last_global_position: string | null;
-}
-
 interface MessageRow {
   stream_name: string;
   stream_position: string;
@@ -82,22 +64,20 @@ interface StreamRow extends Omit<MessageRow, 'stream_position'> {
   stream_position: string | null;
 }
 
-const APPEND_SQL = `SELECT append_result, next_revision, last_transaction_id, last_global_position
-  FROM es_append_to_stream($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[], $8)`;
-
 const MESSAGE_COLUMNS = `m.stream_name, m.stream_position, m.message_id, m.message_type, m.message_data,
   m.message_metadata, m.transaction_id, m.global_position, m.created_at`;
 
-// One statement, so the revision and the events come from the same snapshot.
-const READ_STREAM_SQL = `SELECT s.stream_position AS current_revision, ${MESSAGE_COLUMNS}
-  FROM es_streams s
+// One statement, so the revision and the events come from the same snapshot. A stream exists when
+// it has an event, and its revision is its last event's (see the lean migration).
+const READ_STREAM_SQL = `SELECT s.current_revision, ${MESSAGE_COLUMNS}
+  FROM (SELECT max(stream_position) AS current_revision FROM es_messages WHERE stream_name = $1) s
   LEFT JOIN LATERAL (
     SELECT * FROM es_messages e
-     WHERE e.stream_name = s.stream_name AND e.stream_position >= $2
+     WHERE e.stream_name = $1 AND e.stream_position >= $2
      ORDER BY e.stream_position
      LIMIT $3
   ) m ON true
-  WHERE s.stream_name = $1
+  WHERE s.current_revision IS NOT NULL
   ORDER BY m.stream_position`;
 
 // The xmin guard: only rows of transactions older than every one still running, so a row that
@@ -141,15 +121,13 @@ export class PostgresEventStore implements EventStore {
     events: NewEvent[],
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
-    let result: AppendResult;
-    try {
-      result = await append(this.pool, streamName, events, options, false);
-    } catch (error) {
-      // A retry racing its original with expectedRevision 'any': both passed the revision check
-      // and the second hit the unique id. Once more, and the retry is recognised as such.
-      if (!(error instanceof DuplicateEventIdError)) throw error;
-      result = await append(this.pool, streamName, events, options, false);
-    }
+    const batch = prepareEvents(streamName, events);
+    const result = await appendAutocommit(
+      this.pool,
+      streamName,
+      batch,
+      options.expectedRevision ?? 'any',
+    );
     this.announce(result.position);
     return result;
   }
@@ -327,65 +305,22 @@ export class PostgresEventStore implements EventStore {
 
 /**
  * Appends on a client inside the caller's transaction (e.g. to write events and a read model
- * together). One statement; its NOTIFY goes out with the caller's commit.
+ * together). One statement; a conflict throws ConcurrencyError and leaves the transaction usable;
+ * its NOTIFY goes out with the caller's commit.
  */
-export function appendToStreamIn(
+export async function appendToStreamIn(
   db: Queryable,
   streamName: string,
   events: NewEvent[],
   options: { expectedRevision?: ExpectedRevision } = {},
 ): Promise<AppendResult> {
-  return append(db, streamName, events, options, true);
+  return appendInTransaction(
+    db,
+    streamName,
+    prepareEvents(streamName, events),
+    options.expectedRevision ?? 'any',
+  );
 }
-
-/** One statement: es_append_to_stream (see the migration). */
-async function append(
-  db: Queryable,
-  streamName: string,
-  events: NewEvent[],
-  options: { expectedRevision?: ExpectedRevision },
-  notifyOnCommit: boolean,
-): Promise<AppendResult> {
-  const batch = prepareEvents(streamName, events);
-  const expected = options.expectedRevision ?? 'any';
-  const query = db.query<AppendRow>({
-    name: 'es_append_to_stream',
-    text: APPEND_SQL,
-    values: [
-      streamName,
-      typeof expected === 'bigint' ? 'exact' : expected,
-      typeof expected === 'bigint' ? String(expected) : null,
-      batch.map((event) => event.id),
-      batch.map((event) => event.type),
-      batch.map((event) => event.dataJson),
-      batch.map((event) => event.metadataJson),
-      notifyOnCommit,
-    ],
-  });
-  const { rows } = await query.catch((error: unknown) => {
-    throw isUniqueViolation(error, MESSAGE_ID_KEY)
-      ? new DuplicateEventIdError(
-          streamName,
-          (error as { detail?: string }).detail ?? MESSAGE_ID_KEY,
-        )
-      : error;
-  });
-  const row = rows[0]!;
-  if (row.append_result === 'conflict') {
-    throw new ConcurrencyError(
-      streamName,
-      expected,
-      row.next_revision === null ? undefined : BigInt(row.next_revision),
-    );
-  }
-  return {
-    nextExpectedRevision: BigInt(row.next_revision!),
-    position: formatPosition(row.last_transaction_id!, row.last_global_position!),
-  };
-}
-
-export const formatPosition = (transactionId: string, globalPosition: string) =>
-  `${transactionId.padStart(20, '0')}:${globalPosition.padStart(20, '0')}`;
 
 const POSITION = /^(\d{20}):(\d{20})$/;
 
@@ -406,8 +341,3 @@ const toRecorded = (row: MessageRow): RecordedEvent => ({
   position: formatPosition(row.transaction_id, row.global_position),
   createdAt: row.created_at,
 });
-
-const isUniqueViolation = (error: unknown, constraint: string) =>
-  error instanceof Error &&
-  (error as { code?: string }).code === UNIQUE_VIOLATION &&
-  (error as { constraint?: string }).constraint === constraint;

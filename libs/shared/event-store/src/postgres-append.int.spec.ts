@@ -1,0 +1,430 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { PoolClient, QueryConfig } from 'pg';
+import { createThrowawayDatabase } from '@xaalis/pg-testing';
+import {
+  ConcurrencyError,
+  DuplicateEventIdError,
+  type NewEvent,
+  type RecordedEvent,
+} from './event-store';
+import { EVENT_STORE_MIGRATIONS } from './migration';
+import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
+import {
+  createTestDatabase,
+  describeWithPostgres,
+  eventStoreMigrationPath,
+  type TestDatabase,
+} from './testing/pg';
+
+/**
+ * The two ways an append reaches the lean schema: the one-statement INSERT of appendToStream, and
+ * es_append_to_stream, which appendToStreamIn uses and appendToStream falls back on.
+ */
+describeWithPostgres('Postgres append paths', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  beforeEach(() => {
+    store = new PostgresEventStore(db.pool);
+  });
+
+  afterEach(async () => {
+    await store.close();
+  });
+
+  describe('appendToStream, one statement', () => {
+    it('appends in one statement per append when nothing is in the way', async () => {
+      const query = jest.spyOn(db.pool, 'query');
+      try {
+        const stream = newStream();
+        await store.appendToStream(stream, [event('Created')], { expectedRevision: 'no_stream' });
+        await store.appendToStream(stream, [event('Changed')], { expectedRevision: 0n });
+        await store.appendToStream(stream, [event('Changed')], {
+          expectedRevision: 'stream_exists',
+        });
+        await store.close();
+
+        const names = query.mock.calls.map(([config]) => (config as unknown as QueryConfig).name);
+        expect(names.filter((name) => name !== 'es_notify')).toEqual([
+          'es_append_first',
+          'es_append_next',
+          'es_append_to_stream',
+        ]);
+      } finally {
+        query.mockRestore();
+      }
+    });
+
+    it('falls back on the function for a conflict, and reports the current revision', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('A'), event('B')]);
+      await expectConflict(
+        store.appendToStream(stream, [event('C')], { expectedRevision: 'no_stream' }),
+        1n,
+      );
+      await expectConflict(
+        store.appendToStream(stream, [event('C')], { expectedRevision: -1n }),
+        1n,
+      );
+      await expectConflict(
+        store.appendToStream(newStream(), [event('C')], { expectedRevision: -1n }),
+        undefined,
+      );
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('lands every batch of racing stream_exists appenders whole, at consecutive revisions', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.appendToStream(stream, [event('Raced', { i }), event('Raced', { i })], {
+            expectedRevision: 'stream_exists',
+          }),
+        ),
+      );
+
+      const { events, currentRevision } = await store.readStream(stream);
+      expect(events.map((e) => e.revision)).toEqual(events.map((_, i) => BigInt(i)));
+      expect(currentRevision).toBe(16n);
+      for (const [i, result] of results.entries()) {
+        const batch = events.filter((e) => (e.data as { i?: number }).i === i);
+        expect(batch.map((e) => e.revision)).toEqual([
+          result.nextExpectedRevision - 1n,
+          result.nextExpectedRevision,
+        ]);
+        expect(batch[1]!.position).toBe(result.position);
+      }
+    });
+
+    // The contract races batches of two for an exact revision and single events for no_stream;
+    // these take the other statements.
+    it('exactly one of the single-event appenders expecting the same revision wins', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          store.appendToStream(stream, [event('Raced', { i })], { expectedRevision: 0n }),
+        ),
+      );
+
+      const won = results.filter((r) => r.status === 'fulfilled');
+      expect(won).toEqual([
+        { status: 'fulfilled', value: expect.objectContaining({ nextExpectedRevision: 1n }) },
+      ]);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          expect(result.reason).toBeInstanceOf(ConcurrencyError);
+          expect(result.reason).toMatchObject({ expected: 0n, actual: 1n });
+        }
+      }
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+        'Opened',
+        'Raced',
+      ]);
+    });
+
+    it('exactly one of the batches creating the stream wins', async () => {
+      const stream = newStream();
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          store.appendToStream(stream, [event('Created', { i }), event('Created', { i })], {
+            expectedRevision: 'no_stream',
+          }),
+        ),
+      );
+
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          expect(result.reason).toMatchObject({ name: 'ConcurrencyError', actual: 1n });
+        }
+      }
+      const { events } = await store.readStream(stream);
+      expect(events).toHaveLength(2);
+      expect(events[0]!.data).toEqual(events[1]!.data);
+    });
+
+    it('recognises the retry of a single event appended at an exact revision, also racing it', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+      const retried = withId(event('Once'));
+
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          store.appendToStream(stream, [retried], { expectedRevision: 0n }),
+        ),
+      );
+      const again = await store.appendToStream(stream, [retried], { expectedRevision: 0n });
+
+      expect(
+        new Set([...results, again].map((r) => `${r.nextExpectedRevision}@${r.position}`)).size,
+      ).toBe(1);
+      expect(again.nextExpectedRevision).toBe(1n);
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+        'Opened',
+        'Once',
+      ]);
+      await expect(
+        store.appendToStream(stream, [retried], { expectedRevision: 'no_stream' }),
+      ).rejects.toThrow(ConcurrencyError);
+    });
+
+    it('hands out global positions in batch order', async () => {
+      const stream = newStream();
+      const result = await store.appendToStream(
+        stream,
+        Array.from({ length: 50 }, (_, i) => event('Batch', { i })),
+      );
+      const { events } = await store.readStream(stream);
+      const positions = events.map((e) => e.position);
+      expect([...positions].sort()).toEqual(positions);
+      expect(result).toEqual({ nextExpectedRevision: 49n, position: positions.at(-1) });
+    });
+  });
+
+  describe('appendToStreamIn, inside a caller transaction', () => {
+    it('reports a conflict and leaves the transaction usable', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+      await inTransaction(async (client) => {
+        await expectConflict(
+          appendToStreamIn(client, stream, [event('Late')], { expectedRevision: 'no_stream' }),
+          0n,
+        );
+        await expect(
+          appendToStreamIn(client, stream, [event('Next')], { expectedRevision: 0n }),
+        ).resolves.toMatchObject({ nextExpectedRevision: 1n });
+      });
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+        'Opened',
+        'Next',
+      ]);
+    });
+
+    it('loses a race for a position and still appends with any, in the same transaction', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+      const first = await db.pool.connect();
+      try {
+        await first.query('BEGIN');
+        await appendToStreamIn(first, stream, [event('First')]);
+        // The second transaction reads revision 0 too, and waits on the first's position 1.
+        const second = inTransaction(async (client) => {
+          const result = await appendToStreamIn(client, stream, [event('Second')]);
+          await client.query('SELECT 1'); // the transaction is still usable
+          return result;
+        });
+        await waitForLockWait();
+        await first.query('COMMIT');
+        await expect(second).resolves.toMatchObject({ nextExpectedRevision: 2n });
+      } finally {
+        await rollbackAndRelease(first);
+      }
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+        'Opened',
+        'First',
+        'Second',
+      ]);
+    });
+
+    it('fails with a serialization failure, not a spin, when its snapshot cannot see the winner', async () => {
+      const stream = newStream();
+      await store.appendToStream(stream, [event('Opened')]);
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        await client.query('SELECT 1'); // takes the snapshot
+        await store.appendToStream(stream, [event('Meanwhile')]);
+
+        await expect(appendToStreamIn(client, stream, [event('Stale')])).rejects.toMatchObject({
+          code: '40001',
+        });
+      } finally {
+        await rollbackAndRelease(client);
+      }
+      expect((await store.readStream(stream)).events.map((e) => e.type)).toEqual([
+        'Opened',
+        'Meanwhile',
+      ]);
+    });
+
+    it('recognises a retry and refuses an id of another stream', async () => {
+      const stream = newStream();
+      const batch = [event('A'), event('B')].map(withId);
+      const original = await store.appendToStream(stream, batch, { expectedRevision: 'no_stream' });
+      await inTransaction(async (client) => {
+        await expect(
+          appendToStreamIn(client, stream, batch, { expectedRevision: 'no_stream' }),
+        ).resolves.toEqual(original);
+      });
+      await expect(
+        inTransaction((client) => appendToStreamIn(client, newStream(), [batch[0]!])),
+      ).rejects.toThrow(DuplicateEventIdError);
+    });
+
+    it('refuses a bad batch by rejecting, not throwing', async () => {
+      const result = appendToStreamIn(db.pool, newStream(), []);
+      await expect(result).rejects.toThrow(TypeError);
+    });
+  });
+
+  /** A transaction on a connection of its own, committed when `work` resolves. */
+  async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } finally {
+      await rollbackAndRelease(client);
+    }
+  }
+
+  /** Until a backend of this database waits on another's transaction (the racing insert). */
+  async function waitForLockWait(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const { rows } = await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (rows[0]!.n > 0) return;
+      await sleep(10);
+    }
+    throw new Error('no appender ever waited on the other');
+  }
+});
+
+describeWithPostgres('migration 20261122000110_event_store_lean', () => {
+  const [before, lean] = EVENT_STORE_MIGRATIONS;
+  const apply = (name: string) =>
+    db.pool.query(readFileSync(eventStoreMigrationPath(name), 'utf8'));
+  let db: TestDatabase;
+
+  beforeEach(async () => {
+    db = await createThrowawayDatabase({
+      prefix: 'es_lean',
+      setup: (pool) => pool.query(readFileSync(eventStoreMigrationPath(before), 'utf8')),
+    });
+  });
+
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  /** What the store of the first migration wrote: the stream's row and its events. */
+  const appendBefore = (stream: string, ids: string[], expected: string, revision?: bigint) =>
+    db.pool.query(
+      `SELECT * FROM es_append_to_stream($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[], false)`,
+      [
+        stream,
+        expected,
+        revision === undefined ? null : String(revision),
+        ids,
+        ids.map((_, i) => `Old${i}`),
+        ids.map((_, i) => JSON.stringify({ i })),
+        ids.map(() => '{}'),
+      ],
+    );
+
+  it('keeps the events of an existing database readable, and its streams appendable', async () => {
+    const stream = newStream();
+    const other = newStream();
+    const ids = [randomUUID(), randomUUID()];
+    await appendBefore(stream, ids, 'no_stream');
+    await appendBefore(other, [randomUUID()], 'no_stream');
+    await appendBefore(stream, [randomUUID()], 'exact', 1n);
+
+    await apply(lean);
+    const store = new PostgresEventStore(db.pool);
+    try {
+      const { events, currentRevision } = await store.readStream(stream);
+      expect(currentRevision).toBe(2n);
+      expect(events.map((e) => [e.type, e.revision, e.data])).toEqual([
+        ['Old0', 0n, { i: 0 }],
+        ['Old1', 1n, { i: 1 }],
+        ['Old0', 2n, { i: 0 }],
+      ]);
+      const all = await readAllEventually(store, [stream, other], 4);
+      expect(all.map((e) => e.streamName)).toEqual([stream, stream, other, stream]);
+
+      await expectConflict(
+        store.appendToStream(stream, [event('New')], { expectedRevision: 1n }),
+        2n,
+      );
+      await expect(
+        store.appendToStream(stream, [event('New')], { expectedRevision: 2n }),
+      ).resolves.toMatchObject({ nextExpectedRevision: 3n });
+      // A retry of an append made before the migration is still recognised.
+      const retried = await store.appendToStream(
+        stream,
+        ids.map((id, i) => ({ id, type: `Old${i}`, data: { i } })),
+        { expectedRevision: 'no_stream' },
+      );
+      expect(retried).toEqual({ nextExpectedRevision: 1n, position: events[1]!.position });
+      const { rows } = await db.pool.query(`SELECT to_regclass('es_streams') AS streams`);
+      expect(rows[0].streams).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses to drop es_streams when it does not match the events', async () => {
+    const stream = newStream();
+    await appendBefore(stream, [randomUUID(), randomUUID()], 'no_stream');
+    await db.pool.query('UPDATE es_streams SET stream_position = 5 WHERE stream_name = $1', [
+      stream,
+    ]);
+
+    await expect(apply(lean)).rejects.toThrow(/does not match its events/);
+    const { rows } = await db.pool.query(`SELECT to_regclass('es_streams') AS streams`);
+    expect(rows[0].streams).not.toBeNull();
+  });
+});
+
+async function expectConflict(attempt: Promise<unknown>, actual: bigint | undefined) {
+  const error = await attempt.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ConcurrencyError);
+  expect(error).toMatchObject({ actual });
+}
+
+/** A failed assertion must not hand the pool a connection with a transaction still open. */
+async function rollbackAndRelease(client: PoolClient): Promise<void> {
+  await client.query('ROLLBACK').catch(() => undefined);
+  client.release();
+}
+
+const newStream = () => `lean${randomBytes(6).toString('hex')}-1`;
+const event = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data });
+const withId = (e: NewEvent): NewEvent => ({ ...e, id: randomUUID() });
+/** Other sessions of the cluster may hold readAll back for a moment (see the contract). */
+async function readAllEventually(
+  store: PostgresEventStore,
+  streamPrefixes: string[],
+  count: number,
+): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const events = await store.readAll({ streamPrefixes });
+    if (events.length >= count || Date.now() > deadline) return events;
+    await sleep(20);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
