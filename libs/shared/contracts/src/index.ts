@@ -9,3 +9,4 @@ export * from './reply-envelope';
 export * from './request';
 export * from './validate-message';
 export * from './webhooks.messages';
+export * from './list-reply';

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MODES, type Mode } from '@xaalis/kernel';
+import { ListReply } from './list-reply';
 import { idPattern, ISO_MS } from './formats';
 
 /**
@@ -293,15 +294,7 @@ export class PaymentReply {
   created_at!: string;
 }
 
-export class PaymentListReply {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => PaymentReply)
-  data!: PaymentReply[];
-
-  @IsBoolean()
-  has_more!: boolean;
-}
+export class PaymentListReply extends ListReply(PaymentReply) {}
 
 /** Spec 2.2, the customer-facing view. */
 export class CustomerPaymentReply {

@@ -17,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MODES, type Mode } from '@xaalis/kernel';
+import { ListReply } from './list-reply';
 import { idPattern, ISO_MS } from './formats';
 import { INTEGRATION_EVENT_TYPES, type IntegrationEventType } from './integration-event-types';
 import { MerchantScope } from './payments.messages';
@@ -147,15 +148,7 @@ export class WebhookEndpointReply {
   created_at!: string;
 }
 
-export class WebhookEndpointListReply {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => WebhookEndpointReply)
-  data!: WebhookEndpointReply[];
-
-  @IsBoolean()
-  has_more!: boolean;
-}
+export class WebhookEndpointListReply extends ListReply(WebhookEndpointReply) {}
 
 /** Spec 2.11 plus the fields a merchant needs to find the event and the endpoint. */
 export class WebhookDeliveryReply {
@@ -194,15 +187,7 @@ export class WebhookDeliveryReply {
   created_at!: string;
 }
 
-export class WebhookDeliveryListReply {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => WebhookDeliveryReply)
-  data!: WebhookDeliveryReply[];
-
-  @IsBoolean()
-  has_more!: boolean;
-}
+export class WebhookDeliveryListReply extends ListReply(WebhookDeliveryReply) {}
 
 class WebhookEventData {
   @IsObject()
@@ -229,12 +214,4 @@ export class WebhookEventReply {
   data!: WebhookEventData;
 }
 
-export class WebhookEventListReply {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => WebhookEventReply)
-  data!: WebhookEventReply[];
-
-  @IsBoolean()
-  has_more!: boolean;
-}
+export class WebhookEventListReply extends ListReply(WebhookEventReply) {}
