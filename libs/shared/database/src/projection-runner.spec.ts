@@ -5,7 +5,10 @@ import { ProjectionRunner } from './projection-runner';
 import { asFake, InMemoryCheckpoints } from './testing/in-memory-checkpoints';
 
 /** Counts events per merchant stream and remembers every application, to spot doubles. */
-function merchantCounter(applied: string[] = [], failOn?: (event: RecordedEvent) => boolean): Projection {
+function merchantCounter(
+  applied: string[] = [],
+  failOn?: (event: RecordedEvent) => boolean,
+): Projection {
   return {
     name: 'merchant-counts',
     streamPrefixes: ['merchant-'],
@@ -13,7 +16,9 @@ function merchantCounter(applied: string[] = [], failOn?: (event: RecordedEvent)
       await Promise.resolve(); // let other runners interleave
       if (failOn?.(event)) throw new Error(`cannot apply ${event.type}`);
       applied.push(event.id);
-      asFake(tx).write((model) => model.set(event.streamName, ((model.get(event.streamName) as number) ?? 0) + 1));
+      asFake(tx).write((model) =>
+        model.set(event.streamName, ((model.get(event.streamName) as number) ?? 0) + 1),
+      );
     },
     async reset(tx) {
       asFake(tx).write((model) => model.clear());
@@ -23,7 +28,13 @@ function merchantCounter(applied: string[] = [], failOn?: (event: RecordedEvent)
 
 const noPrisma = {} as PrismaClient;
 
-function setUp(options: { batchSize?: number; applied?: string[]; failOn?: (event: RecordedEvent) => boolean } = {}) {
+function setUp(
+  options: {
+    batchSize?: number;
+    applied?: string[];
+    failOn?: (event: RecordedEvent) => boolean;
+  } = {},
+) {
   const store = new InMemoryEventStore();
   const checkpoints = new InMemoryCheckpoints();
   const projection = merchantCounter(options.applied, options.failOn);
@@ -40,7 +51,19 @@ function setUp(options: { batchSize?: number; applied?: string[]; failOn?: (even
   return { store, checkpoints, projection, runner: newRunner(), newRunner };
 }
 
-const created = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'Created', data: { n: i } }));
+/** The `after` of every read the runner makes for a projection (reads with stream prefixes). */
+function countPrefixedReads(store: InMemoryEventStore): Array<string | null> {
+  const reads: Array<string | null> = [];
+  const readAll = store.readAll.bind(store);
+  store.readAll = (options = {}) => {
+    if (options.streamPrefixes !== undefined) reads.push(options.after ?? null);
+    return readAll(options);
+  };
+  return reads;
+}
+
+const created = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ type: 'Created', data: { n: i } }));
 
 describe('ProjectionRunner', () => {
   it('applies only the events of its streams and moves the checkpoint to the last one', async () => {
@@ -83,7 +106,12 @@ describe('ProjectionRunner', () => {
     const last = await store.appendToStream('merchant-b', created(10));
     const other = newRunner();
 
-    await Promise.all([runner.catchUpTo(last.position), other.catchUpTo(last.position), runner.runOnce(), other.runOnce()]);
+    await Promise.all([
+      runner.catchUpTo(last.position),
+      other.catchUpTo(last.position),
+      runner.runOnce(),
+      other.runOnce(),
+    ]);
 
     expect(applied).toHaveLength(20);
     expect(new Set(applied).size).toBe(20);
@@ -102,14 +130,54 @@ describe('ProjectionRunner', () => {
     expect(checkpoints.positions.get('merchant-counts')).toBe(own.position);
   });
 
+  it('reads nothing of its own and takes no lock when the appends were all in other streams', async () => {
+    const { store, checkpoints, runner } = setUp();
+    const reads = countPrefixedReads(store);
+    const own = await store.appendToStream('merchant-a', created(1));
+    await runner.runOnce();
+    const readsBefore = reads.length;
+    const commitsBefore = checkpoints.commits;
+
+    const foreign = await store.appendToStream('payment-x', created(3));
+    await runner.runOnce();
+    await runner.catchUpTo(foreign.position, { timeoutMs: 1000 });
+
+    expect(reads.slice(readsBefore)).toEqual([]);
+    expect(checkpoints.commits).toBe(commitsBefore);
+    expect(checkpoints.positions.get('merchant-counts')).toBe(own.position);
+  });
+
+  it('reads its streams after what it covered, not from a checkpoint other streams left behind', async () => {
+    const { store, checkpoints, runner } = setUp();
+    const reads = countPrefixedReads(store);
+    const own = await store.appendToStream('merchant-a', created(1));
+    await runner.runOnce();
+    for (let i = 0; i < 5; i++) await store.appendToStream(`payment-${i}`, created(2));
+    const foreign = await store.appendToStream('payment-z', created(1));
+    await runner.runOnce();
+    const readsBefore = reads.length;
+
+    await store.appendToStream('merchant-b', created(2));
+    await runner.runOnce();
+
+    // Its checkpoint was still at merchant-a's event; the read starts past the payments.
+    expect(reads.slice(readsBefore)[0]).toBe(foreign.position);
+    expect(checkpoints.model.get('merchant-b')).toBe(2);
+    expect(checkpoints.positions.get('merchant-counts')).not.toBe(own.position);
+  });
+
   it('catchUpTo waits while another transaction holds the checkpoint', async () => {
     const { store, checkpoints, runner } = setUp();
     const appended = await store.appendToStream('merchant-a', created(1));
     let release!: () => void;
-    const held = checkpoints.withLock('merchant-counts', { wait: true, timeoutMs: 1000 }, async (_tx, position) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      return { position };
-    });
+    const held = checkpoints.withLock(
+      'merchant-counts',
+      { wait: true, timeoutMs: 1000 },
+      async (_tx, position) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return { position };
+      },
+    );
 
     const caughtUp = runner.catchUpTo(appended.position, { timeoutMs: 2000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -123,7 +191,9 @@ describe('ProjectionRunner', () => {
 
   it('catchUpTo gives up on a position the store never shows', async () => {
     const { runner } = setUp();
-    await expect(runner.catchUpTo('99999999999999999999', { timeoutMs: 50 })).rejects.toThrow('Timed out');
+    await expect(runner.catchUpTo('99999999999999999999', { timeoutMs: 50 })).rejects.toThrow(
+      'Timed out',
+    );
   });
 
   it('keeps up in the background once started', async () => {
@@ -165,13 +235,20 @@ describe('ProjectionRunner', () => {
 
   it('refuses to rebuild a projection it does not know', async () => {
     const { runner } = setUp();
-    await expect(runner.rebuild('nope')).rejects.toThrow('No projection named nope (known: merchant-counts)');
+    await expect(runner.rebuild('nope')).rejects.toThrow(
+      'No projection named nope (known: merchant-counts)',
+    );
   });
 
   it('refuses two projections with one name', () => {
     const projection = merchantCounter();
     expect(
-      () => new ProjectionRunner({ store: new InMemoryEventStore(), prisma: noPrisma, projections: [projection, projection] }),
+      () =>
+        new ProjectionRunner({
+          store: new InMemoryEventStore(),
+          prisma: noPrisma,
+          projections: [projection, projection],
+        }),
     ).toThrow('unique');
   });
 });

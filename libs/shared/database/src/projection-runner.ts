@@ -1,7 +1,7 @@
-import type { EventStore, RecordedEvent } from '@xaalis/event-store';
+import { matchesPrefixes, type EventStore, type RecordedEvent } from '@xaalis/event-store';
 import { PrismaCheckpointStore, type CheckpointStore } from './checkpoints';
 import type { Projection } from './projection';
-import type { PrismaClient } from './prisma';
+import type { PrismaClient, PrismaTx } from './prisma';
 
 export interface ProjectionRunnerOptions {
   store: EventStore;
@@ -30,10 +30,13 @@ export interface RebuildProgress {
 export type RebuildResult = RebuildProgress;
 
 /** Positions of one store compare as plain strings; null is before everything. */
-const later = (a: string | null, b: string | null): string | null => (a === null ? b : b === null || a >= b ? a : b);
-const reached = (position: string | null, target: string): boolean => position !== null && position >= target;
+const later = (a: string | null, b: string | null): string | null =>
+  a === null ? b : b === null || a >= b ? a : b;
+const reached = (position: string | null, target: string): boolean =>
+  position !== null && position >= target;
 
-type BatchOutcome = { busy: true } | { busy: false; applied: number; position: string | null };
+/** `read`: events read for the projection (a short read means it was caught up). */
+type BatchOutcome = { busy: true } | { busy: false; read: number; position: string | null };
 
 /**
  * Keeps projections up to date with the event store. Each batch is applied in one transaction
@@ -70,7 +73,8 @@ export class ProjectionRunner {
     this.projections = options.projections;
     this.checkpoints = options.checkpoints ?? new PrismaCheckpointStore(options.prisma);
     this.batchSize = options.batchSize ?? 500;
-    this.onError = options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
+    this.onError =
+      options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
     this.idleWaitMs = options.idleWaitMs ?? 1000;
     this.batchTimeoutMs = options.batchTimeoutMs ?? 60_000;
     this.rebuildTimeoutMs = options.rebuildTimeoutMs ?? 6 * 3600_000;
@@ -113,7 +117,10 @@ export class ProjectionRunner {
         while (!reached(this.covered.get(projection.name) ?? null, position)) {
           const done = await this.drain(projection, position);
           if (!done) {
-            checkDeadline(deadline, `projection ${projection.name} (busy in another transaction) to reach ${position}`);
+            checkDeadline(
+              deadline,
+              `projection ${projection.name} (busy in another transaction) to reach ${position}`,
+            );
             await sleep(20);
           }
         }
@@ -127,27 +134,36 @@ export class ProjectionRunner {
    * locked), so the service stays up. Note the store's visibility rule: while this transaction
    * runs, events appended after it started are not visible to any store reader.
    */
-  async rebuild(name: string, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+  async rebuild(
+    name: string,
+    onProgress?: (progress: RebuildProgress) => void,
+  ): Promise<RebuildResult> {
     const projection = this.projections.find((candidate) => candidate.name === name);
     if (projection === undefined) {
-      throw new Error(`No projection named ${name} (known: ${this.projections.map((p) => p.name).join(', ')})`);
+      throw new Error(
+        `No projection named ${name} (known: ${this.projections.map((p) => p.name).join(', ')})`,
+      );
     }
     await this.init();
     return this.serialise(name, async () => {
       const frontier = this.frontier;
-      const result = await this.checkpoints.withLock(name, { wait: true, timeoutMs: this.rebuildTimeoutMs }, async (tx) => {
-        await projection.reset(tx);
-        let position: string | null = null;
-        let events = 0;
-        for (;;) {
-          const batch = await this.read(projection, position);
-          for (const event of batch) await projection.apply(event, tx);
-          events += batch.length;
-          position = batch.at(-1)?.position ?? position;
-          onProgress?.({ projection: name, events, position });
-          if (batch.length < this.batchSize) return { projection: name, events, position };
-        }
-      });
+      const result = await this.checkpoints.withLock(
+        name,
+        { wait: true, timeoutMs: this.rebuildTimeoutMs },
+        async (tx) => {
+          await projection.reset(tx);
+          let position: string | null = null;
+          let events = 0;
+          for (;;) {
+            const batch = await this.read(projection, position);
+            await applyAll(projection, batch, tx);
+            events += batch.length;
+            position = batch.at(-1)?.position ?? position;
+            onProgress?.({ projection: name, events, position });
+            if (batch.length < this.batchSize) return { projection: name, events, position };
+          }
+        },
+      );
       if (result === undefined) throw new Error(`Projection ${name} has no checkpoint row`);
       this.covered.set(name, later(frontier, result.position));
       return result;
@@ -158,8 +174,12 @@ export class ProjectionRunner {
   async runOnce(): Promise<void> {
     await this.init();
     await this.walkFrontier();
-    const results = await Promise.allSettled(this.projections.map((projection) => this.drain(projection)));
-    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    const results = await Promise.allSettled(
+      this.projections.map((projection) => this.drain(projection, this.frontier ?? undefined)),
+    );
+    const failure = results.find(
+      (result): result is PromiseRejectedResult => result.status === 'rejected',
+    );
     if (failure !== undefined) throw failure.reason;
   }
 
@@ -184,9 +204,12 @@ export class ProjectionRunner {
     let failures = 0;
     while (!signal.aborted) {
       await this.walkFrontier().catch((error) => this.onError('(event store)', error));
-      const results = await Promise.allSettled(this.projections.map((projection) => this.drain(projection)));
+      const results = await Promise.allSettled(
+        this.projections.map((projection) => this.drain(projection, this.frontier ?? undefined)),
+      );
       results.forEach((result, index) => {
-        if (result.status === 'rejected') this.onError(this.projections[index]!.name, result.reason);
+        if (result.status === 'rejected')
+          this.onError(this.projections[index]!.name, result.reason);
       });
       if (signal.aborted) break;
       if (results.some((result) => result.status === 'rejected')) {
@@ -195,16 +218,35 @@ export class ProjectionRunner {
         continue;
       }
       failures = 0;
-      await this.store.waitForAppend(this.frontier, this.idleWaitMs, signal).catch(() => sleep(this.idleWaitMs, signal));
+      await this.store
+        .waitForAppend(this.frontier, this.idleWaitMs, signal)
+        .catch(() => sleep(this.idleWaitMs, signal));
     }
   }
 
-  /** Moves the frontier to the last visible event (one walker at a time). */
+  /**
+   * Moves the frontier to the last visible event (one walker at a time). A projection that was
+   * covered where a read began and finds none of its streams in it is covered to its end with no
+   * read of its own: most appends concern one projection, and the others then cost nothing.
+   */
   private walkFrontier(): Promise<void> {
     this.walking ??= (async () => {
       for (;;) {
-        const events = await this.store.readAll({ after: this.frontier, maxCount: this.batchSize });
-        this.frontier = later(this.frontier, events.at(-1)?.position ?? null);
+        const from = this.frontier;
+        const events = await this.store.readAll({ after: from, maxCount: this.batchSize });
+        const last = events.at(-1)?.position ?? null;
+        this.frontier = later(this.frontier, last);
+        if (last !== null) {
+          for (const projection of this.projections) {
+            const covered = this.covered.get(projection.name) ?? null;
+            if (from !== null && !reached(covered, from)) continue;
+            if (
+              events.some((event) => matchesPrefixes(event.streamName, projection.streamPrefixes))
+            )
+              continue;
+            this.cover(projection.name, last);
+          }
+        }
         if (events.length < this.batchSize) return;
       }
     })().finally(() => {
@@ -227,38 +269,52 @@ export class ProjectionRunner {
         const frontier = this.frontier;
         const outcome = await this.applyBatch(projection);
         if (outcome.busy) return false;
-        const covered = later(this.covered.get(projection.name) ?? null, outcome.position);
-        if (outcome.applied < this.batchSize) {
-          this.covered.set(projection.name, later(covered, frontier));
+        this.cover(projection.name, outcome.position);
+        if (outcome.read < this.batchSize) {
+          this.cover(projection.name, frontier);
           return true;
         }
-        this.covered.set(projection.name, covered);
       }
     });
   }
 
+  /**
+   * Reads after what this runner knows is covered, not after the stored checkpoint: a checkpoint
+   * only moves when its projection applies something, so reading from it would scan every event
+   * of the other streams since, on each drain.
+   */
   private async applyBatch(projection: Projection): Promise<BatchOutcome> {
-    // Read outside the transaction first: when there is nothing to do, no lock is taken.
-    const seen = await this.checkpoints.read(projection.name);
-    let events = await this.read(projection, seen);
-    if (events.length === 0) return { busy: false, applied: 0, position: seen };
+    const from = this.covered.get(projection.name) ?? null;
+    const events = await this.read(projection, from);
+    if (events.length === 0) return { busy: false, read: 0, position: from };
+    const last = events.at(-1)!.position;
     const result = await this.checkpoints.withLock(
       projection.name,
       { wait: false, timeoutMs: this.batchTimeoutMs },
       async (tx, position) => {
-        // Another runner moved the checkpoint since we read it: what we read may be applied already.
-        if (position !== seen) events = await this.read(projection, position);
-        for (const event of events) await projection.apply(event, tx);
-        return { applied: events.length, position: events.at(-1)?.position ?? position };
+        // Another runner may have applied some of these since: the checkpoint says how far. A
+        // checkpoint behind `from` only means nothing of this projection lay in between.
+        const fresh =
+          position === null ? events : events.filter((event) => event.position > position);
+        await applyAll(projection, fresh, tx);
+        return { position: fresh.length > 0 ? last : position };
       },
     );
     if (result === undefined) return { busy: true };
-    this.frontier = later(this.frontier, result.position);
-    return { busy: false, ...result };
+    this.frontier = later(this.frontier, last);
+    return { busy: false, read: events.length, position: later(result.position, last) };
+  }
+
+  private cover(name: string, position: string | null): void {
+    this.covered.set(name, later(this.covered.get(name) ?? null, position));
   }
 
   private read(projection: Projection, after: string | null): Promise<RecordedEvent[]> {
-    return this.store.readAll({ after, streamPrefixes: projection.streamPrefixes, maxCount: this.batchSize });
+    return this.store.readAll({
+      after,
+      streamPrefixes: projection.streamPrefixes,
+      maxCount: this.batchSize,
+    });
   }
 
   private serialise<T>(name: string, work: () => Promise<T>): Promise<T> {
@@ -267,6 +323,16 @@ export class ProjectionRunner {
     this.queues.set(name, next);
     return next;
   }
+}
+
+async function applyAll(
+  projection: Projection,
+  events: RecordedEvent[],
+  tx: PrismaTx,
+): Promise<void> {
+  if (events.length === 0) return;
+  if (projection.applyBatch !== undefined) return projection.applyBatch(events, tx);
+  for (const event of events) await projection.apply(event, tx);
 }
 
 function checkDeadline(deadline: number, waitingFor: string): void {

@@ -13,6 +13,12 @@ export interface Projection {
   streamPrefixes: string[];
   apply(event: RecordedEvent, tx: PrismaTx): Promise<void>;
   /**
+   * Optional: the runner's whole batch at once (in order), instead of `apply` per event, for a
+   * projection whose writes cost less as a few set-based statements than as statements per event.
+   * Must leave the same rows as `apply` would, event after event.
+   */
+  applyBatch?(events: RecordedEvent[], tx: PrismaTx): Promise<void>;
+  /**
    * Empties the read model before a rebuild. Use DELETE, not TRUNCATE: TRUNCATE locks the table
    * against readers until the rebuild commits, DELETE lets them keep seeing the old rows.
    */

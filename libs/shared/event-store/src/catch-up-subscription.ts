@@ -87,20 +87,23 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
   }
 
   async function run(): Promise<void> {
+    // A short batch means the read reached the head: wait rather than read again (waitForAppend
+    // looks at the table before it sleeps, so nothing appended meanwhile is slept through).
+    let caughtUp = false;
     while (!signal.aborted) {
+      if (caughtUp) {
+        const waited = await untilDone('waiting for appends', () =>
+          store.waitForAppend(position, idleWaitMs, signal),
+        );
+        if (!waited) return;
+      }
       let batch: RecordedEvent[] = [];
       const read = await untilDone(`reading after ${position ?? 'the start'}`, async () => {
         batch = await store.readAll({ after: position, maxCount: batchSize });
       });
       if (!read) return;
-
-      if (batch.length === 0) {
-        const waited = await untilDone('waiting for appends', () =>
-          store.waitForAppend(position, idleWaitMs, signal),
-        );
-        if (!waited) return;
-        continue;
-      }
+      caughtUp = batch.length < batchSize;
+      if (batch.length === 0) continue;
 
       const matching = batch.filter((event) =>
         matchesPrefixes(event.streamName, options.streamPrefixes),

@@ -23,3 +23,4 @@ export {
   type SubscriptionLogger,
 } from './catch-up-subscription';
 export { EVENT_STORE_MIGRATION } from './migration';
+export { matchesPrefixes } from './prepare-events';
