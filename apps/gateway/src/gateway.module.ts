@@ -18,6 +18,7 @@ import { ProviderIdentitiesController } from './provider-identities/provider-ide
 import { EventsController } from './webhooks/events.controller';
 import { WebhookDeliveriesController } from './webhooks/webhook-deliveries.controller';
 import { WebhookEndpointsController } from './webhooks/webhook-endpoints.controller';
+import { WebhookSecretController } from './webhooks/webhook-secret.controller';
 import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
 
 /**
@@ -42,6 +43,7 @@ import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
     WebhookEndpointsController,
     WebhookDeliveriesController,
     EventsController,
+    WebhookSecretController,
     WebhookSecretHandler,
   ],
   providers: [IdentityForwarder, MerchantContext],

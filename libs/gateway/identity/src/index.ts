@@ -27,3 +27,4 @@ export * from './webhook-secret/webhook-secret-cipher';
 export * from './guards/caller.decorators';
 export * from './account/webhook-target';
 export * from './webhook-secret/webhook-secrets.service';
+export * from './webhook-secret/signing-secrets';

@@ -3,8 +3,13 @@ import { BUS_CLIENT, CLOCK } from '@xaalis/config';
 import { GATEWAY_WEBHOOK_SECRET_GET, request, type BusRequester } from '@xaalis/contracts';
 import type { Clock } from '@xaalis/kernel';
 
-/** Long enough to spare the gateway one request per delivery, short enough to follow a rotation. */
-export const SECRET_CACHE_MS = 60_000;
+/**
+ * Long enough to spare the gateway one request per delivery, short enough to follow a roll: the
+ * new secret signs within 10 s of it (on the app clock). During an overlap the old secret still
+ * verifies meanwhile; with an overlap of 0 a delivery sent in those seconds carries only the old
+ * `v1`, and its first retry (10 s later by default) is past the bound and signed anew.
+ */
+export const SECRET_CACHE_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 /**

@@ -7,7 +7,13 @@ import { ApiKeyAuthenticator } from '../api-keys/api-key.authenticator';
 import { newApiKeySecret } from '../api-keys/api-key-secret';
 import type { MerchantCommand } from '../merchant/merchant.commands';
 import { merchantDecider } from '../merchant/merchant.decide';
-import { type ApiKeyKind, type MemberRole, merchantStream } from '../merchant/merchant.events';
+import { asMerchantEvent } from '../merchant/merchant-event-guard';
+import {
+  type ApiKeyKind,
+  type MemberRole,
+  type MerchantEvent,
+  merchantStream,
+} from '../merchant/merchant.events';
 import { IDENTITY_PROJECTION_RUNNER } from '../read-model/identity-projections';
 import { IdentityQueries } from '../read-model/identity.queries';
 import { type ApiKeyObject, toApiKeyObject } from '../read-model/api-key.view';
@@ -23,6 +29,15 @@ export interface CreatedMerchant {
 }
 
 export type IssuedApiKey = ApiKeyObject & { secret_key: string };
+
+export interface RolledWebhookSecret {
+  object: 'webhook_secret';
+  /** Shown this once, like the secret given at creation. */
+  webhook_secret: string;
+  /** Until when the replaced secret still signs beside it; null when it stopped at once. */
+  previous_expires_at: string | null;
+  created_at: string;
+}
 
 /**
  * The write side of identity. Each command is decided on the merchant's stream, then the read
@@ -140,6 +155,27 @@ export class IdentityCommands {
     return toApiKeyObject(await this.queries.apiKey(merchantId, mode, keyId), this.clock.now());
   }
 
+  async rollWebhookSecret(merchantId: string, overlapHours: number): Promise<RolledWebhookSecret> {
+    const now = this.clock.now();
+    const webhookSecret = WebhookSecretCipher.newSecret();
+    const [rolled] = await this.run(merchantId, {
+      type: 'RollWebhookSecret',
+      data: {
+        webhookSecretEncrypted: this.cipher.encrypt(webhookSecret, merchantId),
+        overlapHours,
+        now,
+      },
+    });
+    if (rolled?.type !== 'WebhookSecretRolled')
+      throw new Error('RollWebhookSecret decided nothing');
+    return {
+      object: 'webhook_secret',
+      webhook_secret: webhookSecret,
+      previous_expires_at: rolled.data.previous?.expiresAt ?? null,
+      created_at: rolled.data.rolledAt,
+    };
+  }
+
   async updateAccount(merchantId: string, mode: Mode, webhookUrl: string): Promise<void> {
     await this.run(merchantId, {
       type: 'UpdateAccount',
@@ -164,7 +200,8 @@ export class IdentityCommands {
     return { ...toApiKeyObject(key, this.clock.now()), secret_key: secret };
   }
 
-  private async run(merchantId: string, command: MerchantCommand): Promise<void> {
+  /** The events decided, once the read model has them. */
+  private async run(merchantId: string, command: MerchantCommand): Promise<MerchantEvent[]> {
     const result = await handleCommand(
       this.store,
       merchantStream(merchantId),
@@ -172,5 +209,6 @@ export class IdentityCommands {
       command,
     );
     await this.projections.catchUpTo(result.position);
+    return result.events.flatMap((event) => asMerchantEvent(event) ?? []);
   }
 }

@@ -60,6 +60,12 @@ export type RevokeApiKey = {
   data: { keyId: string; mode: Mode; now: Date };
 };
 
+/** The new secret arrives encrypted, like at creation; the current one is in the state. */
+export type RollWebhookSecret = {
+  type: 'RollWebhookSecret';
+  data: { webhookSecretEncrypted: string; overlapHours: number; now: Date };
+};
+
 export type MerchantCommand =
   | CreateMerchant
   | AddMember
@@ -67,6 +73,11 @@ export type MerchantCommand =
   | SetWaveIdentity
   | IssueApiKey
   | RollApiKey
-  | RevokeApiKey;
+  | RevokeApiKey
+  | RollWebhookSecret;
 
 export const MAX_GRACE_HOURS = 720;
+
+/** A week: long enough to deploy the new secret everywhere, short enough to retire a leak. */
+export const MAX_WEBHOOK_SECRET_OVERLAP_HOURS = 168;
+export const DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS = 24;

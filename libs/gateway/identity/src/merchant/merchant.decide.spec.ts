@@ -11,7 +11,10 @@ import {
   newKeyMaterial,
   OWNER_ID,
   rollKey,
+  rollWebhookSecret,
+  SECRET_AT_CREATION,
   T0,
+  webhookSecretRolled,
 } from './merchant.fixtures';
 
 const HOUR = 3_600_000;
@@ -390,6 +393,87 @@ describe('merchant decider', () => {
 
     it('refuses an unknown merchant', () => {
       given([]).when(revoke(KEY.keyId)).thenRefuses('not_found');
+    });
+  });
+
+  describe('RollWebhookSecret', () => {
+    const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
+    const S1 = 'v1.iv2.tag2.cipher2';
+    const S2 = 'v1.iv3.tag3.cipher3';
+
+    it('signs with the new secret and keeps the current one until the overlap ends', () => {
+      given([merchantCreated()])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S1, overlapHours: 24 }))
+        .then([
+          webhookSecretRolled(S1, {
+            webhookSecretEncrypted: SECRET_AT_CREATION,
+            expiresAt: at(24),
+          }),
+        ]);
+    });
+
+    it('with no overlap, retires the current secret at once', () => {
+      given([merchantCreated()])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S1, overlapHours: 0 }))
+        .then([webhookSecretRolled(S1, null)]);
+    });
+
+    it('takes the bounds 0 and 168 hours', () => {
+      given([merchantCreated()])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S1, overlapHours: 168 }))
+        .then([
+          webhookSecretRolled(S1, {
+            webhookSecretEncrypted: SECRET_AT_CREATION,
+            expiresAt: at(168),
+          }),
+        ]);
+    });
+
+    it('during an overlap, keeps the current secret and retires the older one', () => {
+      const firstRoll = webhookSecretRolled(S1, {
+        webhookSecretEncrypted: SECRET_AT_CREATION,
+        expiresAt: at(24),
+      });
+      given([merchantCreated(), firstRoll])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 2, now: at(1) }))
+        .then([webhookSecretRolled(S2, { webhookSecretEncrypted: S1, expiresAt: at(3) }, at(1))]);
+    });
+
+    it('after an overlap has ended, replaces the current secret like a first roll', () => {
+      const firstRoll = webhookSecretRolled(S1, {
+        webhookSecretEncrypted: SECRET_AT_CREATION,
+        expiresAt: at(24),
+      });
+      given([merchantCreated(), firstRoll])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 0, now: at(30) }))
+        .then([webhookSecretRolled(S2, null, at(30))]);
+    });
+
+    it('after a roll without overlap, names the rolled-in secret as the previous one', () => {
+      given([merchantCreated(), webhookSecretRolled(S1, null)])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 1, now: at(5) }))
+        .then([webhookSecretRolled(S2, { webhookSecretEncrypted: S1, expiresAt: at(6) }, at(5))]);
+    });
+
+    it('refuses an overlap outside 0..168 hours or not whole, naming overlap_hours', () => {
+      for (const overlapHours of [-1, 169, 1.5, Number.NaN]) {
+        const error = given([merchantCreated()])
+          .when(rollWebhookSecret({ overlapHours }))
+          .thenRefuses('validation_error');
+        expect(error.details).toEqual([
+          { field: 'overlap_hours', issue: 'must be an integer from 0 to 168' },
+        ]);
+      }
+    });
+
+    it('refuses the current secret as its own replacement', () => {
+      given([merchantCreated(), webhookSecretRolled(S1, null)])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S1 }))
+        .thenRefuses('invalid_state');
+    });
+
+    it('refuses an unknown merchant', () => {
+      given([]).when(rollWebhookSecret()).thenRefuses('not_found');
     });
   });
 });

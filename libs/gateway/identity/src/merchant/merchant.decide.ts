@@ -2,12 +2,14 @@ import { assertNever, invalidState, notFound, validationError, type Decider } fr
 import { isKnownScope } from '../api-keys/api-key-scopes';
 import {
   MAX_GRACE_HOURS,
+  MAX_WEBHOOK_SECRET_OVERLAP_HOURS,
   type AddMember,
   type CreateMerchant,
   type IssueApiKey,
   type MerchantCommand,
   type RevokeApiKey,
   type RollApiKey,
+  type RollWebhookSecret,
   type SetWaveIdentity,
   type UpdateAccount,
 } from './merchant.commands';
@@ -199,6 +201,48 @@ function revokeApiKey({ data }: RevokeApiKey, state: MerchantState): MerchantEve
   ];
 }
 
+/**
+ * The new secret signs at once; the current one keeps signing beside it for the overlap, so a
+ * merchant can deploy the new one before the old stops verifying. Rolling again during an overlap
+ * retires the older secret at once: at most two ever sign, the newest two.
+ */
+function rollWebhookSecret({ data }: RollWebhookSecret, state: MerchantState): MerchantEvent[] {
+  const merchant = requireMerchant(state);
+  const { overlapHours } = data;
+  if (
+    !Number.isInteger(overlapHours) ||
+    overlapHours < 0 ||
+    overlapHours > MAX_WEBHOOK_SECRET_OVERLAP_HOURS
+  ) {
+    throw validationError([
+      {
+        field: 'overlap_hours',
+        issue: `must be an integer from 0 to ${MAX_WEBHOOK_SECRET_OVERLAP_HOURS}`,
+      },
+    ]);
+  }
+  if (data.webhookSecretEncrypted === merchant.webhookSecretEncrypted) {
+    throw invalidState('The new webhook secret must differ from the current one.');
+  }
+  return [
+    {
+      type: 'WebhookSecretRolled',
+      data: {
+        merchantId: merchant.merchantId,
+        webhookSecretEncrypted: data.webhookSecretEncrypted,
+        previous:
+          overlapHours === 0
+            ? null
+            : {
+                webhookSecretEncrypted: merchant.webhookSecretEncrypted,
+                expiresAt: new Date(data.now.getTime() + overlapHours * HOUR_MS).toISOString(),
+              },
+        rolledAt: data.now.toISOString(),
+      },
+    },
+  ];
+}
+
 export function decide(command: MerchantCommand, state: MerchantState): MerchantEvent[] {
   switch (command.type) {
     case 'CreateMerchant':
@@ -215,6 +259,8 @@ export function decide(command: MerchantCommand, state: MerchantState): Merchant
       return rollApiKey(command, state);
     case 'RevokeApiKey':
       return revokeApiKey(command, state);
+    case 'RollWebhookSecret':
+      return rollWebhookSecret(command, state);
     default:
       return assertNever(command);
   }

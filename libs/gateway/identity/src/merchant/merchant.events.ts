@@ -66,6 +66,21 @@ export type ApiKeyRevoked = {
   data: { merchantId: string; keyId: string; revokedAt: string };
 };
 
+export type WebhookSecretRolled = {
+  type: 'WebhookSecretRolled';
+  data: {
+    merchantId: string;
+    /** The new secret, encrypted as in MerchantCreated: it signs from now on. */
+    webhookSecretEncrypted: string;
+    /**
+     * The secret it replaces, which keeps signing too (a second `v1`) until `expiresAt`; null when
+     * the overlap is 0. Carried here rather than derived, so the projection is a keyed overwrite.
+     */
+    previous: { webhookSecretEncrypted: string; expiresAt: string } | null;
+    rolledAt: string;
+  };
+};
+
 export type MerchantEvent =
   | MerchantCreated
   | MemberAdded
@@ -73,7 +88,8 @@ export type MerchantEvent =
   | WaveIdentitySet
   | ApiKeyIssued
   | ApiKeyRolled
-  | ApiKeyRevoked;
+  | ApiKeyRevoked
+  | WebhookSecretRolled;
 
 export type MerchantEventType = MerchantEvent['type'];
 
@@ -85,6 +101,7 @@ export const MERCHANT_EVENT_TYPES: readonly MerchantEventType[] = [
   'ApiKeyIssued',
   'ApiKeyRolled',
   'ApiKeyRevoked',
+  'WebhookSecretRolled',
 ];
 
 export const MERCHANT_STREAM_PREFIX = 'merchant-';

@@ -6,6 +6,8 @@ export const MERCHANT_ID = 'mer_01JD0000000000000000000000';
 export const OWNER_ID = 'usr_01JD0000000000000000000001';
 export const DEV_ID = 'usr_01JD0000000000000000000002';
 export const T0 = new Date('2026-11-22T10:00:00.000Z');
+/** Ciphertexts are opaque to the aggregate: any distinct strings stand for distinct secrets. */
+export const SECRET_AT_CREATION = 'v1.iv.tag.cipher';
 
 export const merchantCreated = (at = T0): MerchantEvent => ({
   type: 'MerchantCreated',
@@ -13,7 +15,7 @@ export const merchantCreated = (at = T0): MerchantEvent => ({
     merchantId: MERCHANT_ID,
     name: 'Boutique Ndiaye',
     ownerUserId: OWNER_ID,
-    webhookSecretEncrypted: 'v1.iv.tag.cipher',
+    webhookSecretEncrypted: SECRET_AT_CREATION,
     createdAt: at.toISOString(),
   },
 });
@@ -52,5 +54,29 @@ export const rollKey = (
     graceHours: 0,
     now: T0,
     ...overrides,
+  },
+});
+
+export const rollWebhookSecret = (
+  overrides: Partial<Extract<MerchantCommand, { type: 'RollWebhookSecret' }>['data']> = {},
+): MerchantCommand => ({
+  type: 'RollWebhookSecret',
+  data: { webhookSecretEncrypted: 'v1.iv2.tag2.cipher2', overlapHours: 24, now: T0, ...overrides },
+});
+
+export const webhookSecretRolled = (
+  webhookSecretEncrypted: string,
+  previous: { webhookSecretEncrypted: string; expiresAt: Date } | null,
+  at = T0,
+): MerchantEvent => ({
+  type: 'WebhookSecretRolled',
+  data: {
+    merchantId: MERCHANT_ID,
+    webhookSecretEncrypted,
+    previous: previous && {
+      webhookSecretEncrypted: previous.webhookSecretEncrypted,
+      expiresAt: previous.expiresAt.toISOString(),
+    },
+    rolledAt: at.toISOString(),
   },
 });

@@ -1,6 +1,13 @@
 import { IntegrationEvent, validateMessage } from '@xaalis/contracts';
 import type { RecordedEvent } from '@xaalis/event-store';
-import { apiKeyIssued, MERCHANT_ID, merchantCreated, T0 } from './merchant.fixtures';
+import {
+  apiKeyIssued,
+  MERCHANT_ID,
+  merchantCreated,
+  SECRET_AT_CREATION,
+  T0,
+  webhookSecretRolled,
+} from './merchant.fixtures';
 import type { MerchantEvent } from './merchant.events';
 import { identityIntegrationEvents } from './merchant.integration-events';
 
@@ -49,6 +56,11 @@ describe('identity integration events', () => {
   it('keep merchants, keys and secrets inside identity', () => {
     expect(identityIntegrationEvents(recorded(merchantCreated()))).toEqual([]);
     expect(identityIntegrationEvents(recorded(apiKeyIssued()))).toEqual([]);
+    const rolled = webhookSecretRolled('v1.a.b.c', {
+      webhookSecretEncrypted: SECRET_AT_CREATION,
+      expiresAt: T0,
+    });
+    expect(identityIntegrationEvents(recorded(rolled))).toEqual([]);
     expect(identityIntegrationEvents({ ...recorded(accountUpdated), type: 'Unknown' })).toEqual([]);
   });
 });

@@ -43,6 +43,7 @@ export function identityIntegrationEvents(recorded: RecordedEvent): IntegrationE
     case 'ApiKeyIssued':
     case 'ApiKeyRolled':
     case 'ApiKeyRevoked':
+    case 'WebhookSecretRolled':
       return [];
     default:
       return assertNever(event);

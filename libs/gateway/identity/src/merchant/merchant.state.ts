@@ -17,6 +17,8 @@ export type MerchantState =
       merchantId: string;
       members: Readonly<Record<string, MemberRole>>;
       keys: Readonly<Record<string, KeyState>>;
+      /** Ciphertext of the current webhook secret: a roll names it as the one it replaces. */
+      webhookSecretEncrypted: string;
     };
 
 export const initialState = (): MerchantState => ({ status: 'absent' });
@@ -31,8 +33,9 @@ const newKeyState = (key: IssuedKey): KeyState => ({
 });
 
 /**
- * Only what a later decision needs is folded: members (to refuse duplicates) and keys (to refuse
- * rolling or revoking a dead one). Names, URLs and identities live in the read model.
+ * Only what a later decision needs is folded: members (to refuse duplicates), keys (to refuse
+ * rolling or revoking a dead one) and the current webhook secret (encrypted, for the next roll).
+ * Names, URLs and identities live in the read model.
  */
 export function evolve(state: MerchantState, event: MerchantEvent): MerchantState {
   if (event.type === 'MerchantCreated') {
@@ -41,6 +44,7 @@ export function evolve(state: MerchantState, event: MerchantEvent): MerchantStat
       merchantId: event.data.merchantId,
       members: { [event.data.ownerUserId]: 'owner' },
       keys: {},
+      webhookSecretEncrypted: event.data.webhookSecretEncrypted,
     };
   }
   if (state.status === 'absent') return state;
@@ -67,6 +71,8 @@ export function evolve(state: MerchantState, event: MerchantEvent): MerchantStat
         keys: { ...state.keys, [key.keyId]: { ...key, revokedAt: event.data.revokedAt } },
       };
     }
+    case 'WebhookSecretRolled':
+      return { ...state, webhookSecretEncrypted: event.data.webhookSecretEncrypted };
     default:
       return assertNever(event);
   }

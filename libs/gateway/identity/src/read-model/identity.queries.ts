@@ -5,6 +5,7 @@ import type { PrismaClient } from '@xaalis/database';
 import { requireCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
 import type { MemberRole } from '../merchant/merchant.events';
+import type { StoredWebhookSecrets } from '../webhook-secret/signing-secrets';
 import type { ApiKeyRecord } from './api-key.view';
 
 export interface MerchantRecord {
@@ -95,14 +96,23 @@ export class IdentityQueries {
     return row?.aggregatedMerchantId ?? null;
   }
 
-  /** Encrypted; only the webhook-secret reader decrypts it. */
-  async webhookSecretEncrypted(merchantId: string): Promise<string> {
+  /** Encrypted; only the webhook-secret reader decrypts them. */
+  async webhookSecretsEncrypted(merchantId: string): Promise<StoredWebhookSecrets> {
     const row = await this.prisma.merchant.findUnique({
       where: { id: merchantId },
-      select: { webhookSecretEncrypted: true },
+      select: {
+        webhookSecretEncrypted: true,
+        previousWebhookSecretEncrypted: true,
+        previousWebhookSecretExpiresAt: true,
+      },
     });
     if (!row) throw notFound('merchant');
-    return row.webhookSecretEncrypted;
+    const { previousWebhookSecretEncrypted: previous, previousWebhookSecretExpiresAt: expiresAt } =
+      row;
+    return {
+      current: row.webhookSecretEncrypted,
+      previous: previous !== null && expiresAt !== null ? { encrypted: previous, expiresAt } : null,
+    };
   }
 
   /** A key of another merchant or of the other mode is not found, like one that never existed. */

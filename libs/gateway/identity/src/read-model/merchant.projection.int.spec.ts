@@ -8,7 +8,9 @@ import {
   MERCHANT_ID,
   merchantCreated,
   OWNER_ID,
+  SECRET_AT_CREATION,
   T0,
+  webhookSecretRolled,
 } from '../merchant/merchant.fixtures';
 import type { MerchantEvent } from '../merchant/merchant.events';
 import { merchantProjection } from './merchant.projection';
@@ -60,7 +62,9 @@ describeWithPostgres('merchant projection', () => {
       {
         id: MERCHANT_ID,
         name: 'Boutique Ndiaye',
-        webhookSecretEncrypted: 'v1.iv.tag.cipher',
+        webhookSecretEncrypted: SECRET_AT_CREATION,
+        previousWebhookSecretEncrypted: null,
+        previousWebhookSecretExpiresAt: null,
         createdAt: T0,
       },
     ]);
@@ -194,6 +198,72 @@ describeWithPostgres('merchant projection', () => {
     });
     expect(await prisma.apiKey.findUnique({ where: { id: issuedKey().keyId } })).toMatchObject({
       revokedAt: at(3),
+    });
+  });
+
+  describe('WebhookSecretRolled', () => {
+    const secrets = () =>
+      prisma.merchant.findUnique({
+        where: { id: MERCHANT_ID },
+        select: {
+          webhookSecretEncrypted: true,
+          previousWebhookSecretEncrypted: true,
+          previousWebhookSecretExpiresAt: true,
+        },
+      });
+
+    it('the new secret, and the one it replaced with its expiry', async () => {
+      await project(
+        merchantCreated(),
+        webhookSecretRolled(
+          'v1.new',
+          { webhookSecretEncrypted: SECRET_AT_CREATION, expiresAt: at(25) },
+          at(1),
+        ),
+      );
+      expect(await secrets()).toEqual({
+        webhookSecretEncrypted: 'v1.new',
+        previousWebhookSecretEncrypted: SECRET_AT_CREATION,
+        previousWebhookSecretExpiresAt: at(25),
+      });
+    });
+
+    it('a second roll keeps only the newest two', async () => {
+      await project(
+        merchantCreated(),
+        webhookSecretRolled(
+          'v1.second',
+          { webhookSecretEncrypted: SECRET_AT_CREATION, expiresAt: at(25) },
+          at(1),
+        ),
+        webhookSecretRolled(
+          'v1.third',
+          { webhookSecretEncrypted: 'v1.second', expiresAt: at(4) },
+          at(2),
+        ),
+      );
+      expect(await secrets()).toEqual({
+        webhookSecretEncrypted: 'v1.third',
+        previousWebhookSecretEncrypted: 'v1.second',
+        previousWebhookSecretExpiresAt: at(4),
+      });
+    });
+
+    it('without overlap, no previous secret, even when one was still signing', async () => {
+      await project(
+        merchantCreated(),
+        webhookSecretRolled(
+          'v1.second',
+          { webhookSecretEncrypted: SECRET_AT_CREATION, expiresAt: at(25) },
+          at(1),
+        ),
+        webhookSecretRolled('v1.third', null, at(2)),
+      );
+      expect(await secrets()).toEqual({
+        webhookSecretEncrypted: 'v1.third',
+        previousWebhookSecretEncrypted: null,
+        previousWebhookSecretExpiresAt: null,
+      });
     });
   });
 

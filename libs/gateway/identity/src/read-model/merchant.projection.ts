@@ -92,6 +92,18 @@ async function applyEvent(event: MerchantEvent, tx: PrismaTx): Promise<void> {
       });
       return;
     }
+    case 'WebhookSecretRolled': {
+      const { merchantId, webhookSecretEncrypted, previous } = event.data;
+      await tx.merchant.updateMany({
+        where: { id: merchantId },
+        data: {
+          webhookSecretEncrypted,
+          previousWebhookSecretEncrypted: previous?.webhookSecretEncrypted ?? null,
+          previousWebhookSecretExpiresAt: previous ? new Date(previous.expiresAt) : null,
+        },
+      });
+      return;
+    }
     default:
       assertNever(event);
   }

@@ -1,0 +1,41 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
+  IdentityCommands,
+  MerchantCaller,
+  Roles,
+  SessionAuth,
+} from '@xaalis/identity';
+import { RollWebhookSecretDto } from './roll-webhook-secret.dto';
+import { IdempotentWebhookSecretIssuance } from './sealed-webhook-secret';
+
+/**
+ * Beyond the spec: replacing the webhook secret given at creation, with an overlap during which
+ * every delivery is signed with both (spec 6 rule 5 lets a header carry several `v1`). One secret
+ * per merchant, so no `{mode}` in the path.
+ */
+@ApiTags('dashboard: merchants')
+@Controller('dashboard/v1/merchants/:merchantId/webhook-secret')
+@SessionAuth()
+@ApiParam({ name: 'merchantId' })
+export class WebhookSecretController {
+  constructor(private readonly commands: IdentityCommands) {}
+
+  @Post('roll')
+  @Roles('owner')
+  @IdempotentWebhookSecretIssuance()
+  @ApiCreatedResponse({
+    description:
+      '`{object: "webhook_secret", webhook_secret, previous_expires_at, created_at}`: the new ' +
+      '`whsec_` secret, shown here only (a replay with the same idempotency key shows it again). ' +
+      'Deliveries are signed with it and, until `previous_expires_at` (null when `overlap_hours` ' +
+      'is 0), with the secret it replaces. Rolling again during an overlap retires the older one.',
+  })
+  roll(@MerchantCaller() caller: MerchantCaller, @Body() body: RollWebhookSecretDto) {
+    return this.commands.rollWebhookSecret(
+      caller.merchantId,
+      body.overlap_hours ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
+    );
+  }
+}
