@@ -1,6 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import { DomainError, type FieldIssue } from '@xaalis/kernel';
+import { DomainError, rememberValidationMetadata, type FieldIssue } from '@xaalis/kernel';
+
+rememberValidationMetadata();
 
 export type MessageClass<T extends object> = new () => T;
 

@@ -4,3 +4,4 @@ export * from './secrets';
 export * from './clock';
 export * from './decider';
 export * from './mode';
+export * from './validation-metadata-memo';

@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { DomainError, validationError } from '@xaalis/kernel';
+import { DomainError, rememberValidationMetadata, validationError } from '@xaalis/kernel';
 import { toFieldIssues } from './field-issues';
 
 /**
@@ -8,6 +8,7 @@ import { toFieldIssues } from './field-issues';
  * convert strings explicitly with `@Type(() => Number)` where they need it (see ListQueryDto).
  */
 export function createValidationPipe(): ValidationPipe {
+  rememberValidationMetadata();
   return new XaalisValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
