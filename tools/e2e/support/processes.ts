@@ -345,3 +345,17 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 }
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** What an app started alone prints once it takes traffic: `payments ready on port 41234`. */
+export const APP_READY = /^([a-z]+) ready on port (\d+)$/;
+
+/** One app alone (`apps/<app>/src/main.ts`, as the launcher starts each), once it is ready. */
+export async function startApp(
+  app: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 120_000,
+): Promise<{ run: ManagedProcess; port: number }> {
+  const run = startProcess({ name: app, entry: `apps/${app}/src/main.ts`, env });
+  const [, , port] = await run.waitForLine(APP_READY, timeoutMs);
+  return { run, port: Number(port) };
+}
