@@ -7,7 +7,8 @@
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 2); BENCH_CONCURRENCY: HTTP clients (default 16);
- * BENCH_ONLY: some of `http,payments,append,batch` (default all), to iterate on one pair while profiling.
+ * BENCH_ONLY: some of `http,payments,webhooks,append,batch` (default all), to iterate on one pair
+ * while profiling.
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
  * down before the append lines, so its subscriptions neither chase the bench's events during the
@@ -26,6 +27,7 @@ import { closeHttpLoad } from './http-load';
 import { createPayment, rawInsertConcurrent, readPayment } from './payments';
 import { measureInterleaved } from './measure';
 import { printTable, rows, writeJson, type Judged } from './report';
+import { webhookDeliveryPairs } from './webhooks';
 
 const RESULTS_FILE = resolve(__dirname, '../../bench-results/latest.json');
 
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     const settings = { durationMs: seconds * 1000, rounds, concurrency };
     if (only.has('http')) results.push(await httpPair(pool, db.url, settings));
     if (only.has('payments')) results.push(...(await paymentPairs(pool, db.url, settings)));
+    if (only.has('webhooks')) results.push(...(await webhookPairs(pool, db.url, settings)));
     const store = new PostgresEventStore(pool);
     try {
       if (only.has('append')) results.push(await appendPair(pool, store, settings));
@@ -170,6 +173,11 @@ async function paymentPairs(pool: Pool, databaseUrl: string, settings: Settings)
   }
 }
 
+/** Issue 4: deliveries/s from event to 10 HTTPS receivers, and p99 at half that rate. */
+function webhookPairs(pool: Pool, databaseUrl: string, settings: Settings): Promise<Judged[]> {
+  return webhookDeliveryPairs(pool, databaseUrl, settings, log);
+}
+
 async function appendPair(
   pool: Pool,
   store: PostgresEventStore,
@@ -196,7 +204,7 @@ async function batchPair(
   return { baseline, subject, target: { kind: 'rate', min: 10_000, unit: 'events/s' } };
 }
 
-const PAIRS = ['http', 'payments', 'append', 'batch'] as const;
+const PAIRS = ['http', 'payments', 'webhooks', 'append', 'batch'] as const;
 type Pair = (typeof PAIRS)[number];
 
 function parseOnly(raw: string | undefined): Set<Pair> {

@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedService } from '@xaalis/app-embedded';
-import { loadConfig } from '@xaalis/config';
+import { loadConfig, type XaalisConfig } from '@xaalis/config';
 import { randomToken } from '@xaalis/kernel';
 import { httpGet } from './http-load';
 import type { Subject } from './measure';
 
 export interface EmbeddedStack {
   url: string;
+  /** The service's config object, which also keys its test-only webhook agent. */
+  config: XaalisConfig;
   close(): Promise<void>;
 }
 
@@ -19,8 +21,12 @@ export const SERVICE_POOL_SIZE = 20;
  * The embedded mode as `npm start` runs it (five apps, one process, the in-process bus), on the
  * given database. Rate limits are lifted so the bench measures the work, not the 429s; secrets
  * are passed in so nothing is generated under DATA_DIR, a temporary directory all the same.
+ * `env` adds or overrides settings (e.g. WEBHOOK_ALLOWED_HOSTS).
  */
-export async function startEmbeddedStack(databaseUrl: string): Promise<EmbeddedStack> {
+export async function startEmbeddedStack(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<EmbeddedStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'xaalis-bench-'));
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
@@ -34,6 +40,7 @@ export async function startEmbeddedStack(databaseUrl: string): Promise<EmbeddedS
     // Sign-up is limited per IP, and every request here comes from 127.0.0.1.
     IP_RATE_LIMIT_PER_SECOND: '1000000',
     IP_RATE_LIMIT_BURST: '1000000',
+    ...env,
   });
   try {
     const service = await startEmbeddedService(config, {
@@ -43,6 +50,7 @@ export async function startEmbeddedStack(databaseUrl: string): Promise<EmbeddedS
     });
     return {
       url: service.url,
+      config: service.infra.config,
       async close() {
         await service.close();
         rmSync(dataDir, { recursive: true, force: true });
@@ -54,11 +62,19 @@ export async function startEmbeddedStack(databaseUrl: string): Promise<EmbeddedS
   }
 }
 
+export interface BenchMerchant {
+  merchantId: string;
+  /** The owner's dashboard session cookie. */
+  cookie: string;
+  secretKey: string;
+  webhookSecret: string;
+}
+
 /**
- * A test secret key obtained the way a merchant gets one: sign up, create a merchant, issue a
- * key through the dashboard API.
+ * A merchant with a test secret key, obtained the way a merchant gets one: sign up, create a
+ * merchant, issue a key through the dashboard API.
  */
-export async function issueTestSecretKey(baseUrl: string): Promise<string> {
+export async function signUpMerchant(baseUrl: string): Promise<BenchMerchant> {
   const signUp = await call(baseUrl, 'POST', '/dashboard/v1/auth/sign-up', {
     body: {
       email: `bench-${randomToken(8).toLowerCase()}@xaalis.test`,
@@ -74,12 +90,22 @@ export async function issueTestSecretKey(baseUrl: string): Promise<string> {
   const merchant = (await call(baseUrl, 'POST', '/dashboard/v1/merchants', {
     body: { name: 'Bench shop' },
     cookie,
-  }).then((response) => response.json())) as { id: string };
+  }).then((response) => response.json())) as { id: string; webhook_secret: string };
   const key = (await call(baseUrl, 'POST', `/dashboard/v1/merchants/${merchant.id}/test/api-keys`, {
     cookie,
     idempotencyKey: `bench-${randomToken(8)}`,
   }).then((response) => response.json())) as { secret_key: string };
-  return key.secret_key;
+  return {
+    merchantId: merchant.id,
+    cookie,
+    secretKey: key.secret_key,
+    webhookSecret: merchant.webhook_secret,
+  };
+}
+
+/** A test secret key of a new merchant (`signUpMerchant`). */
+export async function issueTestSecretKey(baseUrl: string): Promise<string> {
+  return (await signUpMerchant(baseUrl)).secretKey;
 }
 
 /** `GET /v1/account` with a secret key; the first answer is checked before anything is timed. */
@@ -102,7 +128,8 @@ export async function getAccount(
   };
 }
 
-async function call(
+/** One call that must answer 2xx, else it throws with the answer. */
+export async function call(
   baseUrl: string,
   method: string,
   path: string,

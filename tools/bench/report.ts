@@ -3,8 +3,14 @@ import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import type { Measurement } from './measure';
 
-/** `ratio`: at least `min` times the baseline's rate; `rate`: at least `min` per second. */
-export type Target = { kind: 'ratio'; min: number } | { kind: 'rate'; min: number; unit: string };
+/**
+ * `ratio`: at least `min` times the baseline's rate; `rate`: at least `min` per second;
+ * `latency`: a p99 below `maxP99Ms`.
+ */
+export type Target =
+  | { kind: 'ratio'; min: number }
+  | { kind: 'rate'; min: number; unit: string }
+  | { kind: 'latency'; maxP99Ms: number };
 
 export interface Judged {
   subject: Measurement;
@@ -23,16 +29,30 @@ export interface Row extends Measurement {
 export function rows(judged: Judged[]): Row[] {
   return judged.flatMap(({ subject, baseline, target }): Row[] => {
     const ratio = baseline.rate === 0 ? 0 : subject.rate / baseline.rate;
-    const pass = target.kind === 'ratio' ? ratio >= target.min : subject.rate >= target.min;
-    const wanted =
-      target.kind === 'ratio'
-        ? `≥ ${target.min}× ${baseline.name}`
-        : `≥ ${target.min.toLocaleString('en-US')} ${target.unit}`;
+    const { pass, wanted } = judge(subject, baseline, ratio, target);
     return [
       { ...baseline, baseline: null, ratio: null, target: null, pass: null },
       { ...subject, baseline: baseline.name, ratio, target: wanted, pass },
     ];
   });
+}
+
+function judge(subject: Measurement, baseline: Measurement, ratio: number, target: Target) {
+  switch (target.kind) {
+    case 'ratio':
+      return { pass: ratio >= target.min, wanted: `≥ ${target.min}× ${baseline.name}` };
+    case 'rate':
+      return {
+        pass: subject.rate >= target.min,
+        wanted: `≥ ${target.min.toLocaleString('en-US')} ${target.unit}`,
+      };
+    case 'latency':
+      return { pass: subject.p99Ms < target.maxP99Ms, wanted: `p99 < ${target.maxP99Ms} ms` };
+    default: {
+      const never: never = target;
+      throw new Error(`unknown target ${JSON.stringify(never)}`);
+    }
+  }
 }
 
 export function printTable(table: Row[], out: NodeJS.WritableStream = process.stdout): void {

@@ -7,7 +7,7 @@ import {
   type KafkaMock,
   type TestDatabase,
 } from '@xaalis/testing';
-import { DELIVERY_TIMEOUT_MS, LEASE_MS } from '@xaalis/webhook-dispatch';
+import { DELIVERY_TIMEOUT_MS } from '@xaalis/webhook-dispatch';
 import {
   answer,
   createTestCertificates,
@@ -30,6 +30,8 @@ import { timedScript, untilRequests } from './support/webhook-receiver';
 
 /** Long enough to see each failed attempt recorded before the next one, short enough to wait for. */
 const RETRY_BASE_MS = 4_000;
+/** The shortest lease WEBHOOK_LEASE_MS allows (above the 10 s send timeout): a killed send comes due again after it. */
+const LEASE_MS = 15_000;
 
 type Delivery = Record<string, unknown> & { next_attempt_at: string | null };
 
@@ -62,6 +64,7 @@ describeWithPostgres('webhooks as a process', () => {
       DATA_DIR: dataDir.path,
       WEBHOOK_ALLOWED_HOSTS: 'localhost',
       WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+      WEBHOOK_LEASE_MS: String(LEASE_MS),
       RATE_LIMIT_PER_SECOND: '10000',
       RATE_LIMIT_BURST: '10000',
       IP_RATE_LIMIT_PER_SECOND: '10000',

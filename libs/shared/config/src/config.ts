@@ -18,6 +18,11 @@ export interface XaalisConfig {
   sandboxSettleMs: number;
   webhookAllowedHosts: string[];
   webhookRetryBaseMs: number;
+  /**
+   * How long a webhook delivery being sent stays leased: a worker that dies mid-send leaves it to
+   * come due again after this. Above the 10 s send timeout, or a live send could be leased twice.
+   */
+  webhookLeaseMs: number;
   exchangeEnabled: boolean;
   /** Key of the HMAC under which API-key secrets are stored. */
   secretHashKey: string | undefined;
@@ -140,6 +145,7 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     sandboxSettleMs: int('SANDBOX_SETTLE_MS', 2000, 0, 86_400_000),
     webhookAllowedHosts: (list('WEBHOOK_ALLOWED_HOSTS') ?? []).map((host) => host.toLowerCase()),
     webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
+    webhookLeaseMs: int('WEBHOOK_LEASE_MS', 60_000, 15_000, 3_600_000),
     exchangeEnabled: bool('EXCHANGE_ENABLED', true),
     secretHashKey: text('SECRET_HASH_KEY'),
     authSecret: text('AUTH_SECRET'),

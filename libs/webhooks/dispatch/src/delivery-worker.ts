@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   Inject,
   Injectable,
@@ -5,27 +6,37 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { CLOCK } from '@xaalis/config';
+import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { Clock } from '@xaalis/kernel';
-import { LEASE_MS, WebhookAttempt } from './webhook-attempt';
+import { WebhookAttempt } from './webhook-attempt';
 import { WebhookStore, type LeasedDelivery } from './webhook-store';
 
 /** Attempts in flight at once in one app. */
 export const MAX_IN_FLIGHT = 64;
 /** Of which at most this many to one endpoint: a slow receiver holds few slots. */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+/**
+ * While attempts are in flight, one lease at most this often: under load every finished attempt
+ * frees a slot, and a lease per slot would cost a query (and a scan of the due rows) per
+ * delivery. An idle worker leases at once.
+ */
+export const LEASE_INTERVAL_MS = 10;
 
 /**
  * Sends due deliveries from the durable queue. A bounded pool: it leases only as many rows as
  * it has free slots and starts each attempt on its own, so one attempt waiting out its 10 s
  * timeout never holds back another; endpoints already at their share are left out of the next
- * lease. Nothing lives only in memory: a crash leaves leased rows to come due again after the
- * lease.
+ * lease. A slot is the HTTP exchange: it comes free when the answer is in, while the outcome
+ * is still being written (the row stays leased until then, so nothing takes it twice). Nothing
+ * lives only in memory: a crash leaves leased rows to come due again after the lease.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookWorker');
+  /** Every attempt until its outcome is written: what a shutdown waits for. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts whose HTTP exchange is under way: the slots. */
+  private readonly sending = new Set<string>();
   private readonly perEndpoint = new Map<string, number>();
   private running = false;
   private loop: Promise<void> | undefined;
@@ -37,6 +48,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly store: WebhookStore,
     private readonly attempt: WebhookAttempt,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -60,26 +72,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
+      const started = performance.now();
       let leased = 0;
       try {
         leased = await this.fill();
       } catch (error) {
         this.logger.error(`lease: ${(error as Error).message}`);
       }
-      if (leased === 0 && this.running && !this.woken) await this.sleep();
+      if (!this.running) break;
+      if (leased === 0 && !this.woken) await this.sleep(this.pollMs, true);
+      else if (this.sending.size > 0) {
+        const left = started + LEASE_INTERVAL_MS - performance.now();
+        if (left > 0) await this.sleep(left, false);
+      }
     }
   }
 
   /** Leases as many due rows as there are free slots and starts them. */
   private async fill(): Promise<number> {
-    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    const free = MAX_IN_FLIGHT - this.sending.size;
     if (free <= 0) return 0;
     const busy = [...this.perEndpoint]
       .filter(([, count]) => count >= MAX_IN_FLIGHT_PER_ENDPOINT)
       .map(([endpoint]) => endpoint);
     const rows = await this.store.lease({
       now: this.clock.now(),
-      leaseMs: LEASE_MS,
+      leaseMs: this.config.webhookLeaseMs,
       limit: free,
       perEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT,
       busyEndpoints: busy,
@@ -89,31 +107,39 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private start(row: LeasedDelivery): void {
+    this.sending.add(row.id);
     this.perEndpoint.set(row.endpoint_id, (this.perEndpoint.get(row.endpoint_id) ?? 0) + 1);
+    const release = () => {
+      if (!this.sending.delete(row.id)) return;
+      const left = (this.perEndpoint.get(row.endpoint_id) ?? 1) - 1;
+      if (left <= 0) this.perEndpoint.delete(row.endpoint_id);
+      else this.perEndpoint.set(row.endpoint_id, left);
+      this.wake();
+    };
     const attempt = this.attempt
-      .run(row)
+      .run(row, release)
       .catch((error: unknown) => {
         // The row stays leased and comes due again when the lease ends.
         this.logger.error(`${row.id}: ${(error as Error).message}`);
       })
       .finally(() => {
+        release();
         this.inFlight.delete(row.id);
-        const left = (this.perEndpoint.get(row.endpoint_id) ?? 1) - 1;
-        if (left <= 0) this.perEndpoint.delete(row.endpoint_id);
-        else this.perEndpoint.set(row.endpoint_id, left);
-        this.wake();
       });
     this.inFlight.set(row.id, attempt);
   }
 
-  private sleep(): Promise<void> {
+  /** Until `ms` pass; a wake-up ends it early when `wakeable`, a shutdown always. */
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
       }
-      this.wakeUp = done;
+      this.wakeUp = () => {
+        if (wakeable || !this.running) done();
+      };
     });
   }
 }

@@ -8,9 +8,6 @@ import { WebhookSecretsCache } from './webhook-secrets.cache';
 import { WebhookStore, type LeasedDelivery } from './webhook-store';
 import { WebhookTransport } from './webhook-transport';
 
-/** A lease outlives the longest attempt, so a live worker never loses a row it is sending. */
-export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
-
 /** One attempt of one leased delivery: sign, POST, record the outcome and the next attempt. */
 @Injectable()
 export class WebhookAttempt {
@@ -24,8 +21,9 @@ export class WebhookAttempt {
     @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
-  async run(delivery: LeasedDelivery): Promise<void> {
-    const result = await this.send(delivery);
+  /** Resolves once the outcome is written; `sent` is called as soon as the exchange is over. */
+  async run(delivery: LeasedDelivery, sent?: () => void): Promise<void> {
+    const result = await this.send(delivery).finally(() => sent?.());
     const attempts = delivery.attempts + 1;
     const now = this.clock.now();
     const next = afterAttempt({

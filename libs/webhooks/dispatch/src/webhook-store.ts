@@ -1,11 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IntegrationEvent } from '@xaalis/contracts';
 import { newId, type Mode } from '@xaalis/kernel';
-import { ALL_EVENT_TYPES, endpointWants } from './endpoint-matching';
+import { ALL_EVENT_TYPES } from './endpoint-matching';
 import { payloadBody, toWebhookPayload } from './event-payload';
 import type { DeliveryRow, EndpointRow, EventRow } from './webhook-rows';
 
 const modeOf = (event: IntegrationEvent): Mode => (event.livemode ? 'live' : 'test');
+
+/** Delivery ids offered to one `recordEvent` statement: more endpoints than most merchants have. */
+const DELIVERY_IDS_PER_STATEMENT = 16;
 
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, e.type AS event_type, d.status, d.attempts,
   d.last_status_code, d.last_error, d.next_attempt_at, d.created_at`;
@@ -30,51 +33,78 @@ export interface Page {
   startingAfter?: string;
 }
 
+export interface AttemptOutcome {
+  id: string;
+  lease: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  now: Date;
+}
+
+/** Outcomes written by one statement at most. */
+const OUTCOMES_PER_WRITE = 256;
+
 /** The webhooks app's tables, in SQL: every write here is one statement or the caller's transaction. */
 export class WebhookStore {
+  private readonly outcomes: Array<{
+    input: AttemptOutcome;
+    resolve: (written: boolean) => void;
+    reject: (error: unknown) => void;
+  }> = [];
+  private writing = false;
+
   constructor(private readonly pool: Pool) {}
 
   /**
    * Inside the consumer's `processOnce` transaction: the event as delivered and one pending
-   * delivery per active endpoint of its merchant and mode that wants its type.
+   * delivery per active endpoint of its merchant and mode that wants its type (`endpointWants`,
+   * here in SQL: the type or `*`). One statement for up to DELIVERY_IDS_PER_STATEMENT endpoints:
+   * the forwarder publishes events one at a time, so every round trip here delays every later
+   * event. A merchant with more endpoints takes more rounds. Returns how many want the event.
    */
   async recordEvent(tx: PoolClient, event: IntegrationEvent, now: Date): Promise<number> {
     const mode = modeOf(event);
-    await tx.query(
-      `INSERT INTO webhook_events (id, merchant_id, mode, type, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-      [
-        event.id,
-        event.merchant_id,
-        mode,
-        event.type,
-        payloadBody(toWebhookPayload(event)),
-        event.created_at,
-      ],
-    );
-    const { rows } = await tx.query<{ id: string; event_types: string[] }>(
-      `SELECT id, event_types FROM webhook_endpoints
-        WHERE merchant_id = $1 AND mode = $2 AND active ORDER BY id`,
-      [event.merchant_id, mode],
-    );
-    const endpoints = rows.filter((endpoint) => endpointWants(endpoint.event_types, event.type));
-    for (const endpoint of endpoints) {
-      await tx.query(
-        `INSERT INTO webhook_deliveries
-           (id, merchant_id, mode, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $6)
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    const body = payloadBody(toWebhookPayload(event));
+    let wanted = 0;
+    for (let offset = 0; offset === 0 || offset < wanted; offset += DELIVERY_IDS_PER_STATEMENT) {
+      const ids = Array.from({ length: DELIVERY_IDS_PER_STATEMENT }, () =>
+        newId('webhookDelivery', now.getTime()),
+      );
+      const { rows } = await tx.query<{ wanted: number }>(
+        `WITH event AS (
+           INSERT INTO webhook_events (id, merchant_id, mode, type, body, created_at)
+           SELECT $1, $2, $3, $4, $5, $6 WHERE $10::int = 0
+           ON CONFLICT (id) DO NOTHING
+         ), endpoint AS (
+           SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
+            WHERE merchant_id = $2 AND mode = $3 AND active
+              AND event_types && ARRAY[$4, $8]::text[]
+         ), delivery AS (
+           INSERT INTO webhook_deliveries
+             (id, merchant_id, mode, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
+           SELECT ($9::text[])[n - $10], $2, $3, endpoint.id, $1, 'pending', $7, $7, $7
+             FROM endpoint WHERE n > $10 AND n <= $10 + cardinality($9::text[])
+           ON CONFLICT (endpoint_id, event_id) DO NOTHING
+         )
+         SELECT count(*)::int AS wanted FROM endpoint`,
         [
-          newId('webhookDelivery', now.getTime()),
+          event.id,
           event.merchant_id,
           mode,
-          endpoint.id,
-          event.id,
+          event.type,
+          body,
+          event.created_at,
           now,
+          ALL_EVENT_TYPES,
+          ids,
+          offset,
         ],
       );
+      wanted = rows[0].wanted;
     }
-    return endpoints.length;
+    return wanted;
   }
 
   /**
@@ -179,33 +209,57 @@ export class WebhookStore {
 
   /**
    * An attempt's outcome, written only while the attempt still holds the latest lease: a worker
-   * whose lease ran out (and whose row another worker took) changes nothing.
+   * whose lease ran out (and whose row another worker took) changes nothing. Resolves to whether
+   * it was written. Outcomes that finish while a write is on its way go together in the next
+   * one, so a busy worker commits once per batch rather than once per delivery, and an idle one
+   * waits for no timer.
    */
-  async recordAttempt(input: {
-    id: string;
-    lease: number;
-    status: 'pending' | 'succeeded' | 'failed';
-    nextAttemptAt: Date | null;
-    statusCode: number | null;
-    error: string | null;
-    now: Date;
-  }): Promise<boolean> {
-    const result = await this.pool.query(
-      `UPDATE webhook_deliveries
-          SET attempts = attempts + 1, status = $3, next_attempt_at = $4,
-              last_status_code = $5, last_error = $6, updated_at = $7
-        WHERE id = $1 AND lease = $2`,
+  recordAttempt(input: AttemptOutcome): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ input, resolve, reject });
+      if (!this.writing) void this.writeOutcomes();
+    });
+  }
+
+  private async writeOutcomes(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.outcomes.length > 0) {
+        const batch = this.outcomes.splice(0, OUTCOMES_PER_WRITE);
+        try {
+          const written = await this.writeAttempts(batch.map((item) => item.input));
+          for (const item of batch)
+            item.resolve(written.has(`${item.input.id}:${item.input.lease}`));
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeAttempts(outcomes: AttemptOutcome[]): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ id: string; lease: number }>(
+      `UPDATE webhook_deliveries d
+          SET attempts = d.attempts + 1, status = o.status, next_attempt_at = o.next_attempt_at,
+              last_status_code = o.status_code, last_error = o.error, updated_at = o.now
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[],
+                     $7::timestamptz[])
+              AS o(id, lease, status, next_attempt_at, status_code, error, now)
+        WHERE d.id = o.id AND d.lease = o.lease
+       RETURNING d.id, d.lease`,
       [
-        input.id,
-        input.lease,
-        input.status,
-        input.nextAttemptAt,
-        input.statusCode,
-        input.error,
-        input.now,
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.lease),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.nextAttemptAt),
+        outcomes.map((o) => o.statusCode),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.now),
       ],
     );
-    return result.rowCount === 1;
+    return new Set(rows.map((row) => `${row.id}:${row.lease}`));
   }
 
   async delivery(merchantId: string, mode: Mode, id: string): Promise<DeliveryRow | undefined> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK } from '@xaalis/config';
+import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type {
   CreateWebhookEndpointRequest,
   ListWebhookEventsRequest,
@@ -15,7 +15,7 @@ import type {
   WebhooksListRequest,
 } from '@xaalis/contracts';
 import { DomainError, notFound, type Clock } from '@xaalis/kernel';
-import { LEASE_MS, WebhookAttempt } from './webhook-attempt';
+import { WebhookAttempt } from './webhook-attempt';
 import { toDeliveryObject, toEndpointObject, toEventObject } from './webhook-rows';
 import { WebhookStore } from './webhook-store';
 
@@ -26,6 +26,7 @@ export class WebhooksService {
     private readonly store: WebhookStore,
     private readonly attempt: WebhookAttempt,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
   async createEndpoint(request: CreateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
@@ -69,7 +70,7 @@ export class WebhooksService {
       mode: request.mode,
       deliveryId: request.delivery_id,
       now: this.clock.now(),
-      leaseMs: LEASE_MS,
+      leaseMs: this.config.webhookLeaseMs,
     });
     if (!leased) throw notFound('webhook delivery');
     await this.attempt.run(leased);
