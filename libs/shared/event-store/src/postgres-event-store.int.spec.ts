@@ -7,7 +7,13 @@ import {
   type RecordedEvent,
 } from './event-store';
 import { eventStoreContract } from './event-store.contract';
-import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
+import {
+  PEEK_SQL,
+  PostgresEventStore,
+  READ_ALL_PREFIXED_SQL,
+  READ_ALL_SQL,
+  appendToStreamIn,
+} from './postgres-event-store';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from './testing/pg';
 
 describeWithPostgres('PostgresEventStore', () => {
@@ -32,6 +38,45 @@ describeWithPostgres('PostgresEventStore', () => {
 
     afterEach(async () => {
       await store.close();
+    });
+
+    it('reads after a checkpoint through the index even with the generic plan of a prepared statement', async () => {
+      // Prepared statements switch to a generic plan after five runs; one that scanned the table
+      // would cost every subscriber's wake a pass over all events.
+      const category = newCategory();
+      for (let i = 0; i < 30; i++) {
+        await store.appendToStream(
+          `${category}-${i}`,
+          Array.from({ length: 100 }, (_, n) => ({ type: 'Filler', data: { n } })),
+        );
+      }
+      const client = await db.pool.connect();
+      try {
+        await client.query('ANALYZE es_messages');
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        const head = await client.query<{ x: string; g: string }>(
+          'SELECT max(transaction_id)::text AS x, max(global_position)::text AS g FROM es_messages',
+        );
+        const { x, g } = head.rows[0]!;
+        const plans: Record<string, string> = {};
+        for (const [name, sql, args] of [
+          ['peek', PEEK_SQL, `'${x}', ${g}`],
+          ['read_all', READ_ALL_SQL, `'${x}', ${g}, 500`],
+          ['read_all_prefixed', READ_ALL_PREFIXED_SQL, `'${x}', ${g}, 500, '{${category}-}'`],
+        ] as const) {
+          await client.query(`PREPARE plan_${name} AS ${sql}`);
+          const explained = await client.query(`EXPLAIN EXECUTE plan_${name}(${args})`);
+          plans[name] = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+          await client.query(`DEALLOCATE plan_${name}`);
+        }
+        for (const plan of Object.values(plans)) {
+          expect(plan).not.toContain('Seq Scan');
+          expect(plan).toContain('es_messages_global_order_idx');
+        }
+      } finally {
+        await client.query('RESET plan_cache_mode').catch(() => undefined);
+        client.release();
+      }
     });
 
     it('never hands out an event committed after a later-ordered one: A open, B committed, then A', async () => {

@@ -85,23 +85,29 @@ const READ_STREAM_SQL = `SELECT s.current_revision, ${MESSAGE_COLUMNS}
 const READ_ALL_WHERE = `m.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   AND (m.transaction_id, m.global_position) > ($1::xid8, $2::bigint)`;
 
-const READ_ALL_SQL = `SELECT ${MESSAGE_COLUMNS} FROM es_messages m
+export const READ_ALL_SQL = `SELECT ${MESSAGE_COLUMNS} FROM es_messages m
   WHERE ${READ_ALL_WHERE}
   ORDER BY m.transaction_id, m.global_position
   LIMIT $3`;
 
-const READ_ALL_PREFIXED_SQL = `SELECT ${MESSAGE_COLUMNS} FROM es_messages m
+export const READ_ALL_PREFIXED_SQL = `SELECT ${MESSAGE_COLUMNS} FROM es_messages m
   WHERE ${READ_ALL_WHERE} AND m.stream_name ^@ ANY($4::text[])
   ORDER BY m.transaction_id, m.global_position
   LIMIT $3`;
 
 // readable: readAll would return something after the checkpoint now. pending: committed rows
-// after it that the xmin guard still holds back.
-const PEEK_SQL = `SELECT
-  EXISTS (SELECT 1 FROM es_messages m WHERE ${READ_ALL_WHERE}) AS readable,
-  EXISTS (SELECT 1 FROM es_messages m
-           WHERE m.transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
-             AND (m.transaction_id, m.global_position) > ($1::xid8, $2::bigint)) AS pending`;
+// after it that the xmin guard still holds back. Each is the first such row in index order, not an
+// EXISTS: a prepared statement gets a generic plan after five runs, and for an EXISTS that plan is
+// a sequential scan of the whole table (it cannot know the checkpoint is near the end), while a
+// first-row-in-order is an index lookup whatever the parameters.
+const FIRST_AFTER = `ORDER BY m.transaction_id, m.global_position LIMIT 1`;
+export const PEEK_SQL = `SELECT
+  (SELECT m.global_position FROM es_messages m WHERE ${READ_ALL_WHERE} ${FIRST_AFTER})
+    IS NOT NULL AS readable,
+  (SELECT m.global_position FROM es_messages m
+    WHERE m.transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
+      AND (m.transaction_id, m.global_position) > ($1::xid8, $2::bigint) ${FIRST_AFTER})
+    IS NOT NULL AS pending`;
 
 export class PostgresEventStore implements EventStore {
   private listener: Promise<Client> | undefined;
