@@ -124,7 +124,7 @@ describe('EventForwarder', () => {
     expect(bus.paymentIds()).toEqual([succeeded(1).data.paymentId, succeeded(2).data.paymentId]);
   });
 
-  it('checkpoints each published event and resumes after it on restart', async () => {
+  it('checkpoints what it published and resumes after it on restart', async () => {
     await store.appendToStream('payment-1', [succeeded(1), succeeded(2)]);
     const first = forwarder();
     await first.start();
@@ -158,7 +158,7 @@ describe('EventForwarder', () => {
     expect(subject.position).toBe((await store.readAll()).at(-1)!.position);
   });
 
-  it('publishes an event again when its checkpoint could not be saved: a duplicate, never a loss', async () => {
+  it('publishes a batch again when its checkpoint could not be saved: duplicates, never a loss', async () => {
     let refuseSaves = 1;
     const flaky: CheckpointStore = {
       load: (name) => checkpoints.load(name),
@@ -170,11 +170,42 @@ describe('EventForwarder', () => {
     await store.appendToStream('payment-1', [succeeded(1), succeeded(2)]);
 
     await forwarder({ checkpoints: flaky }).start();
-    await until(() => bus.published.length === 3);
+    await until(() => bus.published.length === 4);
 
-    expect(bus.paymentIds()).toEqual([1, 1, 2].map((n) => succeeded(n).data.paymentId));
-    // Same id both times, so consumers drop the duplicate.
-    expect(bus.published[0]!.event.id).toBe(bus.published[1]!.event.id);
+    expect(bus.paymentIds()).toEqual([1, 2, 1, 2].map((n) => succeeded(n).data.paymentId));
+    // Same ids both times, so consumers drop the duplicates.
+    expect(bus.published[2]!.event.id).toBe(bus.published[0]!.event.id);
+    expect(await checkpoints.load('payments')).toBe((await store.readAll()).at(-1)!.position);
+  });
+
+  it('publishes the streams of a batch side by side, each stream in order', async () => {
+    // payment-1's first publish waits until payment-2's event is out: one after the other, it
+    // would never finish.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const order: string[] = [];
+    const slowFirst: Pick<FakeBus, 'emit'> = {
+      emit: <Result, Input>(_topic: string, event: Input) =>
+        defer(async () => {
+          const id = (event as IntegrationEvent).data.object.id as string;
+          if (id === succeeded(1).data.paymentId) await released;
+          if (id === succeeded(3).data.paymentId) release();
+          order.push(id);
+          return undefined as Result;
+        }),
+    };
+    bus = slowFirst as FakeBus;
+    await store.appendToStream('payment-1', [succeeded(1), succeeded(2)]);
+    await store.appendToStream('payment-2', [succeeded(3)]);
+
+    const subject = forwarder();
+    const subjectPosition = () => subject.position;
+    await subject.start();
+    await until(() => order.length === 3);
+
+    expect(order).toEqual([3, 1, 2].map((n) => succeeded(n).data.paymentId));
+    const last = (await store.readAll()).at(-1)!.position;
+    await until(() => subjectPosition() === last);
   });
 
   it('stops at an invalid integration event rather than skip it', async () => {

@@ -11,6 +11,9 @@ import {
 } from '@xaalis/event-store';
 import type { CheckpointStore } from './checkpoint-store';
 
+/** Streams of one batch published at once. */
+const STREAMS_AT_ONCE = 16;
+
 export interface EventForwarderOptions {
   store: EventStore;
   /** Names the checkpoint; one running forwarder per name (two would only publish twice). */
@@ -35,9 +38,9 @@ export interface EventForwarderOptions {
 /**
  * Brings a context's integration events from its event store to the bus. The event store is
  * the only write; the bus follows it through a catch-up subscription, so an event is published
- * if and only if it was recorded. Each recorded event's integration events are published
- * (`emit`, awaited until acknowledged) before its position is checkpointed: a crash or a failed
- * publish means publishing again from the checkpoint (at least once), never losing one.
+ * if and only if it was recorded. A batch's integration events are published (`emit`, awaited
+ * until acknowledged) before its position is checkpointed: a crash or a failed publish means
+ * publishing again from the checkpoint (at least once), never losing one.
  */
 export class EventForwarder {
   private subscription: Subscription | undefined;
@@ -75,35 +78,48 @@ export class EventForwarder {
     return this.saved;
   }
 
+  /**
+   * One batch: its streams side by side (at most `STREAMS_AT_ONCE`), each stream's events in
+   * order, so a payment's refund never overtakes its success while one slow consumer does not
+   * hold every other payment back. The checkpoint moves once, after the whole batch is
+   * acknowledged; a failure offers the batch again, and what was already published goes out a
+   * second time with the same ids (consumers deduplicate on them).
+   */
   private async forward(events: RecordedEvent[]): Promise<void> {
     const { options } = this;
-    /** The last event passed over without publishing, not checkpointed yet. */
-    let skipped: string | null = null;
-    for (const recorded of events) {
-      // The subscription offers a failed batch again from its start.
-      if (this.saved !== null && recorded.position <= this.saved) continue;
-      const integrationEvents = await options.toIntegrationEvents(recorded);
-      if (integrationEvents.length === 0) {
-        // Most events publish nothing (a payment created, a key issued): checkpointing each
-        // would cost a write per append; once at the end of the batch is enough.
-        skipped = recorded.position;
-        continue;
-      }
-      for (const event of integrationEvents) {
-        // A mapping that produces an invalid event stops the forwarder (logged, retried), so
-        // the bug is seen and nothing is skipped.
-        validateMessage(IntegrationEvent, event);
-        await lastValueFrom(options.client.emit(topicOf(event.type), event), {
-          defaultValue: undefined,
-        });
-      }
-      await options.checkpoints.save(options.name, recorded.position);
-      this.saved = recorded.position;
-      skipped = null;
+    // The subscription offers a failed batch again from its start.
+    const fresh = events.filter((event) => this.saved === null || event.position > this.saved);
+    if (fresh.length === 0) return;
+    const streams = new Map<string, RecordedEvent[]>();
+    for (const event of fresh) {
+      const stream = streams.get(event.streamName);
+      if (stream === undefined) streams.set(event.streamName, [event]);
+      else stream.push(event);
     }
-    if (skipped !== null) {
-      await options.checkpoints.save(options.name, skipped);
-      this.saved = skipped;
+    const queue = [...streams.values()];
+    const publishStreams = async () => {
+      for (let stream = queue.shift(); stream !== undefined; stream = queue.shift()) {
+        for (const recorded of stream) await this.publish(recorded);
+      }
+    };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: Math.min(STREAMS_AT_ONCE, queue.length) }, publishStreams),
+    );
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw (failure as PromiseRejectedResult).reason;
+    const last = fresh.at(-1)!.position;
+    await options.checkpoints.save(options.name, last);
+    this.saved = last;
+  }
+
+  private async publish(recorded: RecordedEvent): Promise<void> {
+    for (const event of await this.options.toIntegrationEvents(recorded)) {
+      // A mapping that produces an invalid event stops the forwarder (logged, retried), so the
+      // bug is seen and nothing is skipped.
+      validateMessage(IntegrationEvent, event);
+      await lastValueFrom(this.options.client.emit(topicOf(event.type), event), {
+        defaultValue: undefined,
+      });
     }
   }
 }
