@@ -18,6 +18,14 @@ describe('rows', () => {
     expect(first).toMatchObject({ name: 'raw', baseline: null, target: null, pass: null });
   });
 
+  it('shows a context line with its ratio and no verdict', () => {
+    expect(judged(measured('s', 250, 5), { kind: 'none' }).second).toMatchObject({
+      ratio: 0.25,
+      target: '(vs raw)',
+      pass: null,
+    });
+  });
+
   it('judges a ratio to the baseline rate', () => {
     expect(judged(measured('s', 600, 5), { kind: 'ratio', min: 0.5 }).second).toMatchObject({
       ratio: 0.6,

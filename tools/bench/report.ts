@@ -5,9 +5,10 @@ import type { Measurement } from './measure';
 
 /**
  * `ratio`: at least `min` times the baseline's rate; `rate`: at least `min` per second;
- * `latency`: a p99 below `maxP99Ms`.
+ * `latency`: a p99 below `maxP99Ms`; `none`: shown beside a baseline for context, not judged.
  */
 export type Target =
+  | { kind: 'none' }
   | { kind: 'ratio'; min: number }
   | { kind: 'rate'; min: number; unit: string }
   | { kind: 'latency'; maxP99Ms: number };
@@ -39,6 +40,8 @@ export function rows(judged: Judged[]): Row[] {
 
 function judge(subject: Measurement, baseline: Measurement, ratio: number, target: Target) {
   switch (target.kind) {
+    case 'none':
+      return { pass: null, wanted: `(vs ${baseline.name})` };
     case 'ratio':
       return { pass: ratio >= target.min, wanted: `≥ ${target.min}× ${baseline.name}` };
     case 'rate':
