@@ -27,7 +27,8 @@ const RETRY_BASE_MS = 50;
  * Spec 6 end to end: events from payments become signed deliveries to a real HTTPS receiver on
  * loopback, retried on the service's clock, visible (to their merchant only) in the API. The
  * receiver's throwaway CA is trusted through the dispatcher's agent, since Node reads
- * NODE_EXTRA_CA_CERTS only at start (the sender's trust test covers that path).
+ * NODE_EXTRA_CA_CERTS only at start (webhooks-processes.e2e covers that path, with the webhooks
+ * app as a process of its own).
  */
 describe('webhooks over HTTPS', () => {
   let service: InProcessService;
