@@ -36,11 +36,10 @@ export const paymentsProjection: Projection = {
   },
 };
 
+/** A payment as this batch leaves it: the row to write. */
 interface Folded {
   state: Payment;
   revision: bigint;
-  /** Whether an event of this batch moved it (else nothing is written). */
-  changed: boolean;
   updatedAt: Date;
 }
 
@@ -60,35 +59,21 @@ async function applyPaymentEvents(batch: RecordedEvent[], tx: PrismaTx): Promise
   const rows = await tx.$queryRaw<Array<{ id: string; state: Payment; revision: bigint }>>`
     SELECT id, state, revision FROM payments
      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
-  const folded = new Map<string, Folded>(
-    rows.map((row) => [
-      row.id,
-      { state: row.state, revision: row.revision, changed: false, updatedAt: new Date(0) },
-    ]),
-  );
+  const stored = new Map(rows.map((row) => [row.id, row]));
+  const folded = new Map<string, Folded>();
   const jobs = new Map<string, JobChange>();
   for (const { recorded, event, id } of events) {
-    const current = folded.get(id) ?? {
-      state: initialState(),
-      revision: -1n,
-      changed: false,
-      updatedAt: new Date(0),
-    };
+    const current = folded.get(id) ?? stored.get(id) ?? { state: initialState(), revision: -1n };
     if (current.revision >= recorded.revision) continue;
     const after = evolve(current.state, event);
     if (!exists(after)) continue;
-    folded.set(id, {
-      state: after,
-      revision: recorded.revision,
-      changed: true,
-      updatedAt: recorded.createdAt,
-    });
+    folded.set(id, { state: after, revision: recorded.revision, updatedAt: recorded.createdAt });
     for (const change of jobChanges(after, event)) {
       jobs.set(`${change.paymentId} ${change.kind}`, change);
     }
   }
 
-  const written = [...folded.values()].filter((payment) => payment.changed);
+  const written = [...folded.values()];
   if (written.length > 0) {
     const records = written.map(({ state, revision, updatedAt }) => ({
       id: state.paymentId,
