@@ -7,6 +7,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { Idempotent } from '@xaalis/http';
+import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
 
 const WITHHELD = Symbol('xaalis:withheld-secret');
@@ -69,6 +70,3 @@ export const IdempotentSecretIssuance = () =>
     Idempotent({ required: true }),
     UseInterceptors(WithholdSecret),
   );
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

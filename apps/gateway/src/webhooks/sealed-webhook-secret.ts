@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { Idempotent, readRequestContext } from '@xaalis/http';
 import { WebhookSecretCipher } from '@xaalis/identity';
+import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
 
 /**
@@ -72,6 +73,3 @@ function merchantIdOf(context: ExecutionContext): string {
   if (!merchantId) throw new Error('IdempotentWebhookSecretIssuance used without a merchantId');
   return merchantId;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,5 +1,5 @@
 import { EmptyError, firstValueFrom, timeout, TimeoutError, type Observable } from 'rxjs';
-import { DomainError, isErrorCode } from '@xaalis/kernel';
+import { DomainError, isErrorCode, isRecord } from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
 import { validateMessage, type MessageClass } from './validate-message';
 
@@ -75,6 +75,3 @@ function transportFailure(error: unknown): DomainError {
 }
 
 const internalError = () => new DomainError('internal_error', 'Internal error.');
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,3 +5,4 @@ export * from './clock';
 export * from './decider';
 export * from './mode';
 export * from './validation-metadata-memo';
+export * from './records';

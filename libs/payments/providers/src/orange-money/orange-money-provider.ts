@@ -1,5 +1,5 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
-import { DomainError, systemClock } from '@xaalis/kernel';
+import { DomainError, isRecord, systemClock } from '@xaalis/kernel';
 import type {
   LivePaymentProvider,
   PaymentLookup,
@@ -14,7 +14,6 @@ import {
   callProvider,
   describeAnswer,
   isDefinitiveRefusal,
-  isRecord,
   isSuccess,
   stringOrNull,
   type FetchFn,

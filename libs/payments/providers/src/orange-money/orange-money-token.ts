@@ -1,6 +1,5 @@
-import type { Clock } from '@xaalis/kernel';
+import { isRecord, type Clock } from '@xaalis/kernel';
 import {
-  isRecord,
   isDefinitiveRefusal,
   isSuccess,
   describeAnswer,

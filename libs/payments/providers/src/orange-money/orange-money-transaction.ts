@@ -1,5 +1,6 @@
 import type { PaymentLookup, ProviderPaymentStatus } from '../payment-provider';
-import { isRecord, stringOrNull } from '../provider-http';
+import { isRecord } from '@xaalis/kernel';
+import { stringOrNull } from '../provider-http';
 
 /**
  * An Orange Money (Sonatel) transaction, as the transaction search and the merchant callback

@@ -1,6 +1,7 @@
 import { DomainError } from '@xaalis/kernel';
 import type { ProviderNotification } from '../payment-provider';
-import { headerValue, isRecord } from '../provider-http';
+import { isRecord } from '@xaalis/kernel';
+import { headerValue } from '../provider-http';
 import { verifyWaveSignature } from './wave-signature';
 import { parseWaveAmount, readWaveSession } from './wave-session';
 

@@ -1,5 +1,5 @@
 import type { WaveConfig } from '@xaalis/config';
-import { DomainError } from '@xaalis/kernel';
+import { DomainError, isRecord } from '@xaalis/kernel';
 import type {
   LivePaymentProvider,
   PaymentLookup,
@@ -14,7 +14,6 @@ import {
   callProvider,
   describeAnswer,
   isDefinitiveRefusal,
-  isRecord,
   isSuccess,
   stringOrNull,
   type FetchFn,
@@ -120,10 +119,7 @@ export class WaveProvider implements LivePaymentProvider {
   }): ProviderNotification | null {
     const secret = this.config.webhookSecret;
     if (secret === undefined) {
-      throw new DomainError(
-        'unavailable',
-        'Wave webhooks are not accepted by this service.',
-      );
+      throw new DomainError('unavailable', 'Wave webhooks are not accepted by this service.');
     }
     return parseWaveNotification({ ...input, secret });
   }
