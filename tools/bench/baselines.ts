@@ -66,27 +66,36 @@ export interface RawHttpServer {
   close(): Promise<void>;
 }
 
+/** The row the API floor reads when no other is given: an account-shaped body. */
+const ACCOUNT_ROW = {
+  id: 'acct',
+  body: { object: 'account', id: 'acct', name: 'Bench shop', livemode: false, webhook_url: null },
+};
+
 /**
- * A plain node:http server answering one primary-key SELECT per request with an account-shaped
- * body: the API floor.
+ * A plain node:http server answering one primary-key SELECT per request with the row's body: the
+ * API floor. `row` is what the compared endpoint answers (a payment for the payment read), so both
+ * move the same bytes; by default an account.
  */
 export async function rawHttpPg(
   pool: Pool,
   durationMs: number,
   concurrency: number,
+  row: { id: string; body: Record<string, unknown> } = ACCOUNT_ROW,
 ): Promise<RawHttpServer> {
-  await pool.query(`INSERT INTO ${TABLE} (id, body) VALUES ('acct', $1) ON CONFLICT DO NOTHING`, [
-    JSON.stringify({ name: 'Bench shop', livemode: false, webhook_url: null }),
-  ]);
+  await pool.query(
+    `INSERT INTO ${TABLE} (id, body) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET body = $2`,
+    [row.id, JSON.stringify(row.body)],
+  );
   const server: Server = createServer((_request, response) => {
     pool
-      .query<{ id: string; body: Record<string, unknown> }>({
+      .query<{ body: Record<string, unknown> }>({
         name: 'bench_select',
-        text: `SELECT id, body FROM ${TABLE} WHERE id = $1`,
-        values: ['acct'],
+        text: `SELECT body FROM ${TABLE} WHERE id = $1`,
+        values: [row.id],
       })
       .then(({ rows }) => {
-        const body = JSON.stringify({ object: 'account', id: rows[0].id, ...rows[0].body });
+        const body = JSON.stringify(rows[0].body);
         response.writeHead(200, { 'content-type': 'application/json' }).end(body);
       })
       .catch(() => response.writeHead(500).end());

@@ -181,10 +181,17 @@ async function paymentPairs(
       ],
       settings.rounds,
     );
-    const raw = await rawHttpPg(pool, durationMs, concurrency);
+    const read = await readPayment(stack.url, secretKey, { durationMs, concurrency });
+    // The floor serves the very payment the service answers: same bytes out.
+    const raw = await rawHttpPg(pool, durationMs, concurrency, {
+      id: read.object.id,
+      body: read.object,
+    });
     try {
-      const read = warm(await readPayment(stack.url, secretKey, { durationMs, concurrency }));
-      const [baseline, subject] = await measureInterleaved([raw.subject, read], settings.rounds);
+      const [baseline, subject] = await measureInterleaved(
+        [raw.subject, warm(read.subject)],
+        settings.rounds,
+      );
       return [
         { baseline: insert, subject: create, target: { kind: 'ratio', min: 0.5 } },
         { baseline: insertConcurrent, subject: create, target: { kind: 'none' } },

@@ -37,25 +37,30 @@ export function createPayment(
   };
 }
 
-/** `GET /v1/payments/{id}` of one existing payment; the first answer is checked. */
+/**
+ * `GET /v1/payments/{id}` of one existing payment; the first answer is checked, and returned as
+ * `object` for the raw baseline to serve the same bytes.
+ */
 export async function readPayment(
   baseUrl: string,
   secretKey: string,
   options: { durationMs: number; concurrency: number },
-): Promise<Subject> {
+): Promise<{ subject: Subject; object: { id: string } & Record<string, unknown> }> {
   const headers = { authorization: `Bearer ${secretKey}` };
   const created = JSON.parse(
     await httpPostJson(`${baseUrl}/v1/payments`, JSON.stringify(CREATE_BODY), headers),
   ) as { id: string };
   const url = `${baseUrl}/v1/payments/${created.id}`;
-  const first = JSON.parse(await httpGet(url, headers)) as { id?: string; amount?: number };
+  const first = JSON.parse(await httpGet(url, headers)) as {
+    id: string;
+    amount?: number;
+  } & Record<string, unknown>;
   if (first.id !== created.id || first.amount !== CREATE_BODY.amount) {
     throw new Error(`GET ${url} answered ${JSON.stringify(first)}`);
   }
   return {
-    name: 'GET /v1/payments/{id}',
-    op: () => httpGet(url, headers),
-    options,
+    subject: { name: 'GET /v1/payments/{id}', op: () => httpGet(url, headers), options },
+    object: first,
   };
 }
 

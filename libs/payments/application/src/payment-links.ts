@@ -7,10 +7,18 @@ import {
   type PaymentLinks,
 } from '@xaalis/payments-domain';
 
-/** The public base URL and the derived client secret of each payment (never stored). */
+/** Client secrets remembered; each is a pure function of its payment id, so never stale. */
+const REMEMBERED_SECRETS = 10_000;
+
+/**
+ * The public base URL and the derived client secret of each payment (never stored in a stream or
+ * table). Every read of a payment shows its `checkout_url`, so the latest secrets derived are kept
+ * in memory rather than derived again: an HMAC each is a measurable part of a read.
+ */
 @Injectable()
 export class PaymentLinker {
   private readonly key: string;
+  private readonly secrets = new Map<string, string>();
 
   constructor(@Inject(CONFIG) private readonly config: XaalisConfig) {
     if (!config.secretHashKey) throw new Error('config.secretHashKey is required by payments');
@@ -23,7 +31,17 @@ export class PaymentLinker {
   }
 
   links(payment: Pick<Payment, 'paymentId'>): PaymentLinks {
-    return { baseUrl: this.baseUrl, clientSecret: clientSecretFor(payment.paymentId, this.key) };
+    return { baseUrl: this.baseUrl, clientSecret: this.clientSecret(payment.paymentId) };
+  }
+
+  private clientSecret(paymentId: string): string {
+    let secret = this.secrets.get(paymentId);
+    if (secret === undefined) {
+      secret = clientSecretFor(paymentId, this.key);
+      if (this.secrets.size >= REMEMBERED_SECRETS) this.secrets.clear();
+      this.secrets.set(paymentId, secret);
+    }
+    return secret;
   }
 
   /** Constant time; a wrong secret and an unknown payment look the same to the caller. */

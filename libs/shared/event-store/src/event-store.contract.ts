@@ -89,10 +89,13 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
       });
 
       it('reads a missing stream as no events and no revision', async () => {
-        await expect(store.readStream(newStream())).resolves.toEqual({
-          events: [],
-          currentRevision: undefined,
-        });
+        const missing = newStream();
+        for (const options of [{}, { fromRevision: 5n }, { maxCount: 3 }]) {
+          await expect(store.readStream(missing, options)).resolves.toEqual({
+            events: [],
+            currentRevision: undefined,
+          });
+        }
       });
 
       it('reads from a revision, up to maxCount, and still reports the current revision', async () => {

@@ -33,7 +33,7 @@ interface InsertedRow {
  * The position as formatPosition writes it, made by the server: one text column is measurably
  * cheaper for node-postgres to decode than the columns it is made of.
  */
-const POSITION_SQL = `lpad(transaction_id::text, 20, '0') || ':' || lpad(global_position::text, 20, '0')`;
+export const POSITION_SQL = `lpad(transaction_id::text, 20, '0') || ':' || lpad(global_position::text, 20, '0')`;
 
 interface AppendRow {
   append_result: 'appended' | 'idempotent' | 'conflict';

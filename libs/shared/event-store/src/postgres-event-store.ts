@@ -12,6 +12,7 @@ import {
   appendAutocommit,
   appendInTransaction,
   formatPosition,
+  POSITION_SQL,
   type Queryable,
 } from './postgres-append';
 import { assertMaxCount, assertStreamName, prepareEvents } from './prepare-events';
@@ -59,22 +60,48 @@ interface MessageRow {
   created_at: Date;
 }
 
-interface StreamRow extends Omit<MessageRow, 'stream_position'> {
-  current_revision: string;
-  stream_position: string | null;
+/**
+ * A stream's rows carry what readAll's carry, less the stream's name (the caller gave it) and with
+ * the position made by the server: a read of one payment is the hottest query there is, and
+ * node-postgres decodes one text column for less than the two numbers it is made of.
+ */
+interface StreamEventRow {
+  stream_position: string;
+  message_id: string;
+  message_type: string;
+  message_data: unknown;
+  message_metadata: Record<string, unknown>;
+  position: string;
+  created_at: Date;
 }
+
+/** A row of READ_STREAM_SQL: the stream's revision, and an event unless none is in the range. */
+type StreamRangeRow = { current_revision: string } & (
+  | StreamEventRow
+  | { [Column in keyof StreamEventRow]: null }
+);
 
 const MESSAGE_COLUMNS = `m.stream_name, m.stream_position, m.message_id, m.message_type, m.message_data,
   m.message_metadata, m.transaction_id, m.global_position, m.created_at`;
 
-// One statement, so the revision and the events come from the same snapshot. A stream exists when
-// it has an event, and its revision is its last event's (see the lean migration).
-const READ_STREAM_SQL = `SELECT s.current_revision, ${MESSAGE_COLUMNS}
+const STREAM_EVENT_COLUMNS = `stream_position, message_id, message_type, message_data,
+  message_metadata, ${POSITION_SQL} AS position, created_at`;
+
+// The usual read, from a revision to the end: one index range in order, and the last row's
+// revision is the stream's, read in the same snapshot.
+const READ_STREAM_TAIL_SQL = `SELECT ${STREAM_EVENT_COLUMNS} FROM es_messages
+  WHERE stream_name = $1 AND stream_position >= $2
+  ORDER BY stream_position`;
+
+// A bounded read, or a range past the end: the revision comes from its own lookup, in the same
+// statement so it is of the same snapshot. A stream exists when it has an event, and its revision
+// is its last event's (see the lean migration).
+const READ_STREAM_SQL = `SELECT s.current_revision, m.*
   FROM (SELECT max(stream_position) AS current_revision FROM es_messages WHERE stream_name = $1) s
   LEFT JOIN LATERAL (
-    SELECT * FROM es_messages e
-     WHERE e.stream_name = $1 AND e.stream_position >= $2
-     ORDER BY e.stream_position
+    SELECT ${STREAM_EVENT_COLUMNS} FROM es_messages
+     WHERE stream_name = $1 AND stream_position >= $2
+     ORDER BY stream_position
      LIMIT $3
   ) m ON true
   WHERE s.current_revision IS NOT NULL
@@ -144,20 +171,35 @@ export class PostgresEventStore implements EventStore {
   ): Promise<ReadStreamResult> {
     assertStreamName(streamName);
     assertMaxCount(options.maxCount);
-    const { rows } = await this.pool.query<StreamRow>({
+    const from = String(options.fromRevision ?? 0n);
+    if (options.maxCount === undefined) {
+      const { rows } = await this.pool.query<StreamEventRow>({
+        name: 'es_read_stream_tail',
+        text: READ_STREAM_TAIL_SQL,
+        values: [streamName, from],
+      });
+      const last = rows.at(-1);
+      if (last !== undefined) {
+        return {
+          events: rows.map((row) => toStreamEvent(streamName, row)),
+          currentRevision: BigInt(last.stream_position),
+        };
+      }
+      // Nothing from revision 0: no such stream. Past the end of one: its revision is needed.
+      if (from === '0') return { events: [], currentRevision: undefined };
+    }
+    const { rows } = await this.pool.query<StreamRangeRow>({
       name: 'es_read_stream',
       text: READ_STREAM_SQL,
-      values: [streamName, String(options.fromRevision ?? 0n), options.maxCount ?? null],
+      values: [streamName, from, options.maxCount ?? null],
     });
     if (rows.length === 0) return { events: [], currentRevision: undefined };
-    return {
-      events: rows.flatMap((row) =>
-        row.stream_position === null
-          ? []
-          : [toRecorded({ ...row, stream_position: row.stream_position })],
-      ),
-      currentRevision: BigInt(rows[0]!.current_revision),
-    };
+    const events: RecordedEvent[] = [];
+    for (const row of rows) {
+      // A range holding no event: the stream's one row has none.
+      if (row.stream_position !== null) events.push(toStreamEvent(streamName, row));
+    }
+    return { events, currentRevision: BigInt(rows[0]!.current_revision) };
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -336,6 +378,17 @@ function parsePosition(position: string | null): [string, string] {
   if (!match) throw new TypeError(`Not a Postgres event store position: "${position}"`);
   return [BigInt(match[1]!).toString(), BigInt(match[2]!).toString()];
 }
+
+const toStreamEvent = (streamName: string, row: StreamEventRow): RecordedEvent => ({
+  id: row.message_id,
+  streamName,
+  type: row.message_type,
+  data: row.message_data,
+  metadata: row.message_metadata,
+  revision: BigInt(row.stream_position),
+  position: row.position,
+  createdAt: row.created_at,
+});
 
 const toRecorded = (row: MessageRow): RecordedEvent => ({
   id: row.message_id,

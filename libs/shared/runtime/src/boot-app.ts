@@ -42,7 +42,9 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
   });
   configureHttpApp(app);
   if (options.openApi) setupOpenApi(app);
-  app.connectMicroservice(busServerStrategy(options.app, options.bus), { inheritAppConfig: true });
+  // The HTTP edge's global pipe and filter stay off the bus handlers: a payload is checked by
+  // `reply()` against its contract, and an error is Nest's RPC error (see InProcessServer).
+  app.connectMicroservice(busServerStrategy(options.app, options.bus), { inheritAppConfig: false });
   await app.startAllMicroservices();
   if (options.port !== undefined) await app.listen(options.port, options.host ?? '0.0.0.0');
   else await app.init();

@@ -22,6 +22,15 @@ export class InProcessClient extends ClientProxy {
     return this.broker as unknown as T;
   }
 
+  /** `send` without the Observable: what `request()` uses (see `BusRequester.ask`). */
+  async ask(pattern: string, data: unknown): Promise<unknown> {
+    const direct = (globalThis as any).__direct?.[pattern];
+    if (direct) return { ok: true, value: await direct(data) };
+    const reply = await this.broker.request(pattern, JSON.stringify(data));
+    if ('error' in reply) throw JSON.parse(reply.error);
+    return JSON.parse(reply.response);
+  }
+
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     let unsubscribed = false;
     this.broker.request(this.normalizePattern(packet.pattern), JSON.stringify(packet.data)).then(

@@ -1,5 +1,5 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
-import { lastValueFrom } from 'rxjs';
+import { isObservable, lastValueFrom } from 'rxjs';
 import type { InProcessBroker, WireReply } from './in-process-broker';
 import { InProcessContext } from './in-process-context';
 
@@ -61,10 +61,12 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   ): Promise<WireReply> {
     const context = new InProcessContext([pattern, this.group]);
     try {
-      const result$ = this.transformToObservable(await handler(JSON.parse(json), context));
-      return {
-        response: JSON.stringify((await lastValueFrom(result$, { defaultValue: null })) ?? null),
-      };
+      const result: unknown = await handler(JSON.parse(json), context);
+      // Our handlers answer a promise of the envelope; an Observable is the rarer case.
+      const value = isObservable(result)
+        ? await lastValueFrom(result, { defaultValue: null })
+        : result;
+      return { response: JSON.stringify(value ?? null) };
     } catch (error) {
       // Nest's RPC filter already turned exceptions into `{status, message}`; a bare Error
       // would serialize to `{}`, so it gets the same shape.

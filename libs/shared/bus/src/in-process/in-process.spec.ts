@@ -84,6 +84,19 @@ describe('in-process bus', () => {
       });
     });
 
+    it('answers internal_error, and nothing of the bug, when the owner’s handler throws', async () => {
+      inboxes.payouts.crashNext = 1;
+
+      const failure = request(client, PAYOUTS_BALANCE_GET, { merchant_id: MERCHANT, mode: 'test' });
+
+      await expect(failure).rejects.toBeInstanceOf(DomainError);
+      await expect(failure).rejects.toMatchObject({
+        code: 'internal_error',
+        message: 'Internal error.',
+      });
+      expect(inboxes.payouts.requests).toHaveLength(1);
+    });
+
     it('answers validation_error, field by field, to an invalid payload', async () => {
       const invalid = { merchant_id: 'acct_1', mode: 'prod' } as unknown as BalanceRequest;
 

@@ -31,6 +31,8 @@ export class Inbox {
   readonly balances = new Map<string, BalanceReply>();
   /** Deliveries to refuse (throw) before accepting again. */
   failNext = 0;
+  /** Balance requests to fail with a bug (a TypeError, not a refusal). */
+  crashNext = 0;
   /** Every delivery, refused ones included. */
   deliveries = 0;
 
@@ -66,6 +68,10 @@ class PayoutsHandlers {
   balance(@Payload() payload: unknown) {
     return reply(PAYOUTS_BALANCE_GET, payload, (request) => {
       this.inbox.requests.push(request);
+      if (this.inbox.crashNext > 0) {
+        this.inbox.crashNext--;
+        throw new TypeError('a bug in the owner');
+      }
       const balance = this.inbox.balances.get(`${request.merchant_id}/${request.mode}`);
       if (balance === undefined) throw notFound('merchant');
       return balance;
