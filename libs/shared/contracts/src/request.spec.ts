@@ -145,3 +145,86 @@ describe('request', () => {
     }
   });
 });
+
+describe('request through a client that answers promises (ask)', () => {
+  const payload = { merchant_id: MERCHANT, mode: 'test' as const };
+
+  /** A client whose ask answers `answer`; its send must never be used. */
+  function clientAsking(answer: () => Promise<unknown>) {
+    const asked: Array<{ pattern: string; data: unknown }> = [];
+    const client: BusRequester = {
+      send() {
+        throw new Error('send used although ask is there');
+      },
+      ask(pattern, data) {
+        asked.push({ pattern, data });
+        return answer();
+      },
+    };
+    return { client, asked };
+  }
+
+  it('asks on the pattern and returns the validated reply', async () => {
+    const { client, asked } = clientAsking(async () => ({
+      ok: true,
+      value: { available: 7, pending: 2 },
+    }));
+
+    await expect(request(client, PAYOUTS_BALANCE_GET, payload)).resolves.toEqual({
+      available: 7,
+      pending: 2,
+    });
+    expect(asked).toEqual([{ pattern: 'payouts.balance.get', data: payload }]);
+  });
+
+  it('rethrows the owner’s refusal with its code', async () => {
+    const { client } = clientAsking(async () => ({
+      ok: false,
+      error: { code: 'insufficient_funds', message: 'Not enough.', details: { available: 3 } },
+    }));
+
+    await expect(request(client, PAYOUTS_BALANCE_GET, payload)).rejects.toMatchObject({
+      code: 'insufficient_funds',
+      details: { available: 3 },
+    });
+  });
+
+  it('is unavailable when no answer comes in time, and leaves no timer behind', async () => {
+    jest.useFakeTimers();
+    try {
+      const { client } = clientAsking(() => new Promise(() => undefined));
+      const failure = request(client, PAYOUTS_BALANCE_GET, payload, { timeoutMs: 20 });
+      const settled = expect(failure).rejects.toMatchObject({
+        code: 'unavailable',
+        message: 'The service did not answer in time. Try again later.',
+      });
+      jest.advanceTimersByTime(20);
+      await settled;
+
+      const answered = clientAsking(async () => ({
+        ok: true,
+        value: { available: 1, pending: 0 },
+      }));
+      await request(answered.client, PAYOUTS_BALANCE_GET, payload, { timeoutMs: 20 });
+      expect(jest.getTimerCount()).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('is unavailable when nobody answers the pattern, internal_error when the owner crashed', async () => {
+    const nobody = clientAsking(() =>
+      Promise.reject('There is no matching message handler defined in the remote service.'),
+    );
+    const crashed = clientAsking(() =>
+      Promise.reject({ status: 'error', message: 'Internal server error' }),
+    );
+
+    await expect(request(nobody.client, PAYOUTS_BALANCE_GET, payload)).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await expect(request(crashed.client, PAYOUTS_BALANCE_GET, payload)).rejects.toMatchObject({
+      code: 'internal_error',
+    });
+  });
+});
