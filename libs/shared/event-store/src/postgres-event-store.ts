@@ -11,7 +11,6 @@ import type {
 import {
   appendAutocommit,
   appendInTransaction,
-  formatPosition,
   POSITION_SQL,
   type Queryable,
 } from './postgres-append';
@@ -48,22 +47,10 @@ const NO_LISTENER_POLL_MS = 500;
 /** ...and tries to open one again after this long. */
 const LISTENER_RETRY_MS = 5_000;
 
-interface MessageRow {
-  stream_name: string;
-  stream_position: string;
-  message_id: string;
-  message_type: string;
-  message_data: unknown;
-  message_metadata: Record<string, unknown>;
-  transaction_id: string;
-  global_position: string;
-  created_at: Date;
-}
-
 /**
- * A stream's rows carry what readAll's carry, less the stream's name (the caller gave it) and with
- * the position made by the server: a read of one payment is the hottest query there is, and
- * node-postgres decodes one text column for less than the two numbers it is made of.
+ * An event as a stream read returns it (the caller gave the stream's name). The position is made
+ * by the server: node-postgres decodes one text column for less than the two numbers it is made
+ * of, and reads are the hottest queries there are.
  */
 interface StreamEventRow {
   stream_position: string;
@@ -77,15 +64,18 @@ interface StreamEventRow {
 
 /** A row of READ_STREAM_SQL: the stream's revision, and an event unless none is in the range. */
 type StreamRangeRow = { current_revision: string } & (
-  | StreamEventRow
-  | { [Column in keyof StreamEventRow]: null }
+  StreamEventRow | { [Column in keyof StreamEventRow]: null }
 );
 
-const MESSAGE_COLUMNS = `m.stream_name, m.stream_position, m.message_id, m.message_type, m.message_data,
-  m.message_metadata, m.transaction_id, m.global_position, m.created_at`;
+/** An event as readAll returns it: the same, with its stream's name. */
+interface MessageRow extends StreamEventRow {
+  stream_name: string;
+}
 
 const STREAM_EVENT_COLUMNS = `stream_position, message_id, message_type, message_data,
   message_metadata, ${POSITION_SQL} AS position, created_at`;
+
+const MESSAGE_COLUMNS = `stream_name, ${STREAM_EVENT_COLUMNS}`;
 
 // The usual read, from a revision to the end: one index range in order, and the last row's
 // revision is the stream's, read in the same snapshot.
@@ -390,13 +380,4 @@ const toStreamEvent = (streamName: string, row: StreamEventRow): RecordedEvent =
   createdAt: row.created_at,
 });
 
-const toRecorded = (row: MessageRow): RecordedEvent => ({
-  id: row.message_id,
-  streamName: row.stream_name,
-  type: row.message_type,
-  data: row.message_data,
-  metadata: row.message_metadata,
-  revision: BigInt(row.stream_position),
-  position: formatPosition(row.transaction_id, row.global_position),
-  createdAt: row.created_at,
-});
+const toRecorded = (row: MessageRow): RecordedEvent => toStreamEvent(row.stream_name, row);
