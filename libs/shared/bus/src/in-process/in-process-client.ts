@@ -31,12 +31,8 @@ export class InProcessClient extends ClientProxy {
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     let unsubscribed = false;
-    this.broker.request(this.normalizePattern(packet.pattern), JSON.stringify(packet.data)).then(
-      (reply) => {
-        if (unsubscribed) return;
-        if ('error' in reply) callback({ err: JSON.parse(reply.error) });
-        else callback({ response: JSON.parse(reply.response), isDisposed: true });
-      },
+    this.ask(this.normalizePattern(packet.pattern), packet.data).then(
+      (response) => unsubscribed || callback({ response, isDisposed: true }),
       (err: unknown) => unsubscribed || callback({ err }),
     );
     return () => {

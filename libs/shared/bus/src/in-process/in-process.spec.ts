@@ -52,6 +52,16 @@ describe('in-process bus', () => {
       expect(inboxes.payouts.requests).toEqual([{ merchant_id: MERCHANT, mode: 'test' }]);
     });
 
+    it('answers Nest’s send() too, with the owner’s envelope', async () => {
+      inboxes.payouts.balances.set(`${MERCHANT}/test`, { available: 5, pending: 1 });
+
+      const envelope = await lastValueFrom(
+        client.send(PAYOUTS_BALANCE_GET, { merchant_id: MERCHANT, mode: 'test' }),
+      );
+
+      expect(envelope).toEqual({ ok: true, value: { available: 5, pending: 1 } });
+    });
+
     it('reaches exactly one handler, however many apps run', async () => {
       inboxes.payouts.balances.set(`${MERCHANT}/live`, { available: 1, pending: 0 });
 
