@@ -11,6 +11,12 @@ describe('ids', () => {
     expect(new Set(ids).size).toBe(1000);
   });
 
+  it('draw fresh random parts for each millisecond, across refills of the random pool', () => {
+    // 1,000 ids of 10 random bytes each: the 4 KB pool is refilled twice on the way.
+    const randomParts = Array.from({ length: 1000 }, (_, index) => ulid(1_000 + index).slice(10));
+    expect(new Set(randomParts).size).toBe(1000);
+  });
+
   it('sort by time across milliseconds', () => {
     expect(ulid(1_000) < ulid(2_000)).toBe(true);
   });

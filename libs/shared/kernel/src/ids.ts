@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /** Crockford base32: sortable, no ambiguous letters. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -27,6 +27,25 @@ let lastTime = -1;
 let lastRandom: Buffer = Buffer.alloc(10);
 
 /**
+ * Random bytes drawn from the CSPRNG a pool at a time (as Node's own randomUUID does): one
+ * randomFillSync per 409 ids instead of one per id, which showed as 1% of a payment create.
+ */
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+function randomTen(): Buffer {
+  if (poolOffset + 10 > POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  // A copy: the pool's bytes are refilled in place, and an id's are kept in lastRandom.
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 10));
+  poolOffset += 10;
+  return bytes;
+}
+
+/**
  * A ULID: 48 bits of milliseconds then 80 random bits, 26 characters. Within one millisecond the
  * random part is incremented so ids made by one process stay strictly ordered.
  */
@@ -39,7 +58,7 @@ export function ulid(now: number = Date.now()): string {
       if (random[i] !== 0) break;
     }
   } else {
-    random = randomBytes(10);
+    random = randomTen();
   }
   lastTime = now;
   lastRandom = random;
