@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IdentityQueries } from '@xaalis/identity';
-import type { Mode } from '@xaalis/kernel';
+import { BoundedMap, type Mode } from '@xaalis/kernel';
 
 export interface PaymentMerchant {
   name: string;
@@ -16,7 +16,7 @@ export interface PaymentMerchant {
 @Injectable()
 export class MerchantContext {
   /** A merchant's name never changes once created, so it is kept; the Wave identity is not. */
-  private readonly names = new Map<string, string>();
+  private readonly names = new BoundedMap<string, string>(10_000);
 
   constructor(private readonly identity: IdentityQueries) {}
 
@@ -32,10 +32,7 @@ export class MerchantContext {
     const known = this.names.get(merchantId);
     if (known !== undefined) return known;
     const { name } = await this.identity.account(merchantId, mode);
-    if (this.names.size >= MAX_NAMES) this.names.clear();
     this.names.set(merchantId, name);
     return name;
   }
 }
-
-const MAX_NAMES = 10_000;

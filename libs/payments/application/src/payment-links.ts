@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type XaalisConfig } from '@xaalis/config';
+import { BoundedMap } from '@xaalis/kernel';
 import {
   clientSecretFor,
   isClientSecretOf,
@@ -18,7 +19,7 @@ const REMEMBERED_SECRETS = 10_000;
 @Injectable()
 export class PaymentLinker {
   private readonly key: string;
-  private readonly secrets = new Map<string, string>();
+  private readonly secrets = new BoundedMap<string, string>(REMEMBERED_SECRETS);
 
   constructor(@Inject(CONFIG) private readonly config: XaalisConfig) {
     if (!config.secretHashKey) throw new Error('config.secretHashKey is required by payments');
@@ -38,7 +39,6 @@ export class PaymentLinker {
     let secret = this.secrets.get(paymentId);
     if (secret === undefined) {
       secret = clientSecretFor(paymentId, this.key);
-      if (this.secrets.size >= REMEMBERED_SECRETS) this.secrets.clear();
       this.secrets.set(paymentId, secret);
     }
     return secret;

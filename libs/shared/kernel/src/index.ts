@@ -6,3 +6,4 @@ export * from './decider';
 export * from './mode';
 export * from './validation-metadata-memo';
 export * from './records';
+export * from './bounded-map';

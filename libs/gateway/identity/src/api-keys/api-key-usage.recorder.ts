@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PRISMA } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
+import { BoundedMap } from '@xaalis/kernel';
 
 const MINUTE_MS = 60_000;
 
@@ -12,7 +13,7 @@ const MINUTE_MS = 60_000;
 @Injectable()
 export class ApiKeyUsageRecorder {
   private readonly logger = new Logger('ApiKeyUsage');
-  private readonly lastWrittenMs = new Map<string, number>();
+  private readonly lastWrittenMs = new BoundedMap<string, number>(100_000);
 
   constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
 
@@ -20,7 +21,6 @@ export class ApiKeyUsageRecorder {
     const last = this.lastWrittenMs.get(keyId);
     if (last !== undefined && now.getTime() - last < MINUTE_MS) return;
     this.lastWrittenMs.set(keyId, now.getTime());
-    if (this.lastWrittenMs.size > 100_000) this.lastWrittenMs.clear();
     try {
       await this.prisma.$executeRaw`
         INSERT INTO api_key_usage (key_id, last_used_at) VALUES (${keyId}, ${now})
