@@ -1,13 +1,5 @@
-import type { Agent } from 'node:https';
-import { SECRET_CACHE_MS, useWebhookAgentForTests } from '@xaalis/webhook-dispatch';
-import {
-  createTestCertificates,
-  createWebhookAgent,
-  startHttpsReceiver,
-  type HttpsReceiver,
-  type RecordedRequest,
-  type TestCertificates,
-} from '@xaalis/webhook-sender';
+import { SECRET_CACHE_MS } from '@xaalis/webhook-dispatch';
+import type { HttpsReceiver, RecordedRequest } from '@xaalis/webhook-sender';
 import {
   computeSignature,
   parseSignatureHeader,
@@ -16,9 +8,10 @@ import {
 } from '@xaalis/webhook-signature';
 import { idempotencyKey, newUser } from './support/fixtures';
 import type { HttpClient } from './support/http';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import type { InProcessService } from './support/in-process-service';
 import { merchantFactory, type TestMerchant } from './support/merchant';
 import { eventually, expectError, succeededPayment } from './support/payments';
+import { startHttpsWebhookService, type HttpsWebhookService } from './support/webhook-receiver';
 
 const HOUR = 3_600_000;
 
@@ -30,9 +23,7 @@ const HOUR = 3_600_000;
  */
 describe('webhook secret rotation', () => {
   let service: InProcessService;
-  let certs: TestCertificates;
-  let agent: Agent;
-  const receivers: HttpsReceiver[] = [];
+  let webhooks: HttpsWebhookService;
   const newMerchant = merchantFactory(() => service.http);
   /** Every webhook secret handed out by any test. */
   const secrets: string[] = [];
@@ -48,19 +39,11 @@ describe('webhook secret rotation', () => {
       }) as typeof stream.write;
       restoreOutput.push(() => (stream.write = write));
     }
-    certs = createTestCertificates();
-    service = await startInProcessService({
-      WEBHOOK_ALLOWED_HOSTS: 'localhost',
-      LOG_LEVEL: 'debug',
-    });
-    agent = createWebhookAgent({ ca: certs.ca });
-    useWebhookAgentForTests(service.service.infra.config, agent);
+    webhooks = await startHttpsWebhookService({ LOG_LEVEL: 'debug' });
+    service = webhooks.service;
   });
   afterAll(async () => {
-    await service?.close();
-    agent?.destroy();
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-    certs?.remove();
+    await webhooks?.close();
     for (const restore of restoreOutput) restore();
   });
 
@@ -68,8 +51,7 @@ describe('webhook secret rotation', () => {
   const merchantWithReceiver = async () => {
     const merchant = await newMerchant();
     secrets.push(merchant.webhookSecret);
-    const hooks = await startHttpsReceiver({ cert: certs.cert, key: certs.key });
-    receivers.push(hooks);
+    const hooks = await webhooks.receiver();
     const patched = await service.http.request('PATCH', '/v1/account', {
       bearer: merchant.testKey,
       body: { webhook_url: hooks.url('/hooks') },

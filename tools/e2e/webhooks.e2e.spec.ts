@@ -1,16 +1,8 @@
-import type { Agent } from 'node:https';
-import { retryDelayMs, useWebhookAgentForTests } from '@xaalis/webhook-dispatch';
-import {
-  answer,
-  createTestCertificates,
-  createWebhookAgent,
-  startHttpsReceiver,
-  type HttpsReceiver,
-  type TestCertificates,
-} from '@xaalis/webhook-sender';
+import { retryDelayMs } from '@xaalis/webhook-dispatch';
+import { answer, type HttpsReceiver } from '@xaalis/webhook-sender';
 import { verifyWebhook } from '@xaalis/webhook-signature';
 import { idempotencyKey } from './support/fixtures';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import type { InProcessService } from './support/in-process-service';
 import { merchantFactory, type TestMerchant } from './support/merchant';
 import {
   eventually,
@@ -20,6 +12,7 @@ import {
   succeededPayment,
   testHelper,
 } from './support/payments';
+import { startHttpsWebhookService, type HttpsWebhookService } from './support/webhook-receiver';
 
 const RETRY_BASE_MS = 50;
 
@@ -31,33 +24,17 @@ const RETRY_BASE_MS = 50;
  * app as a process of its own).
  */
 describe('webhooks over HTTPS', () => {
+  let webhooks: HttpsWebhookService;
   let service: InProcessService;
-  let certs: TestCertificates;
-  let agent: Agent;
-  const receivers: HttpsReceiver[] = [];
   const newMerchant = merchantFactory(() => service.http);
 
   beforeAll(async () => {
-    certs = createTestCertificates();
-    service = await startInProcessService({
-      WEBHOOK_ALLOWED_HOSTS: 'localhost',
-      WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
-    });
-    agent = createWebhookAgent({ ca: certs.ca });
-    useWebhookAgentForTests(service.service.infra.config, agent);
+    webhooks = await startHttpsWebhookService({ WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS) });
+    service = webhooks.service;
   });
-  afterAll(async () => {
-    await service?.close();
-    agent?.destroy();
-    await Promise.all(receivers.map((receiver) => receiver.close()));
-    certs?.remove();
-  });
+  afterAll(() => webhooks?.close());
 
-  const receiver = async (): Promise<HttpsReceiver> => {
-    const started = await startHttpsReceiver({ cert: certs.cert, key: certs.key });
-    receivers.push(started);
-    return started;
-  };
+  const receiver = (): Promise<HttpsReceiver> => webhooks.receiver();
 
   const setAccountUrl = async (merchant: TestMerchant, url: string) => {
     const patched = await service.http.request('PATCH', '/v1/account', {

@@ -1,4 +1,13 @@
-import type { HttpsReceiver, ReceiverReply } from '@xaalis/webhook-sender';
+import type { Agent } from 'node:https';
+import { useWebhookAgentForTests } from '@xaalis/webhook-dispatch';
+import {
+  createTestCertificates,
+  createWebhookAgent,
+  startHttpsReceiver,
+  type HttpsReceiver,
+  type ReceiverReply,
+} from '@xaalis/webhook-sender';
+import { startInProcessService, type InProcessService } from './in-process-service';
 import { sleep } from './processes';
 
 /**
@@ -34,4 +43,48 @@ export async function untilRequests(
     }
     await sleep(20);
   }
+}
+
+/** The service in process, delivering over HTTPS to receivers on loopback that it trusts. */
+export interface HttpsWebhookService {
+  service: InProcessService;
+  /** A new receiver, closed with the service. */
+  receiver(): Promise<HttpsReceiver>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service with deliveries allowed to `localhost` and a throwaway CA trusted through
+ * the dispatcher's agent (Node reads NODE_EXTRA_CA_CERTS only at start). `env` adds settings.
+ */
+export async function startHttpsWebhookService(
+  env: Record<string, string> = {},
+): Promise<HttpsWebhookService> {
+  const certs = createTestCertificates();
+  const receivers: HttpsReceiver[] = [];
+  let agent: Agent | undefined;
+  let service: InProcessService | undefined;
+  const close = async () => {
+    await service?.close();
+    agent?.destroy();
+    await Promise.all(receivers.map((receiver) => receiver.close()));
+    certs.remove();
+  };
+  try {
+    service = await startInProcessService({ WEBHOOK_ALLOWED_HOSTS: 'localhost', ...env });
+    agent = createWebhookAgent({ ca: certs.ca });
+    useWebhookAgentForTests(service.service.infra.config, agent);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    service,
+    async receiver() {
+      const started = await startHttpsReceiver({ cert: certs.cert, key: certs.key });
+      receivers.push(started);
+      return started;
+    },
+    close,
+  };
 }
