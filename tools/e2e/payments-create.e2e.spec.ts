@@ -1,6 +1,9 @@
-import { expectLedgerBalanced } from '@xaalis/ledger';
 import { idempotencyKey } from './support/fixtures';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import { merchantFactory, type TestMerchant } from './support/merchant';
 import {
   allPaymentIds,
@@ -20,13 +23,7 @@ describe('payments over HTTP: creation and validation', () => {
   beforeAll(async () => {
     service = await startInProcessService();
   });
-  afterAll(async () => {
-    try {
-      if (service) await expectLedgerBalanced(service.db.pool);
-    } finally {
-      await service?.close();
-    }
-  });
+  afterAll(() => closeWithLedgerBalanced(service));
 
   describe('every field of spec 4.1 is accepted at its bound', () => {
     let merchant: TestMerchant;

@@ -1,6 +1,9 @@
-import { expectLedgerBalanced } from '@xaalis/ledger';
 import type { HttpResult } from './support/http';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import { merchantFactory, newTestMerchant, type TestMerchant } from './support/merchant';
 import {
   clientSecretOf,
@@ -27,13 +30,7 @@ describe('payments over HTTP: the customer side', () => {
   beforeAll(async () => {
     service = await startInProcessService();
   });
-  afterAll(async () => {
-    try {
-      if (service) await expectLedgerBalanced(service.db.pool);
-    } finally {
-      await service?.close();
-    }
-  });
+  afterAll(() => closeWithLedgerBalanced(service));
 
   const payPath = (id: string, cs?: string) =>
     `/v1/public/payments/${id}/pay${cs === undefined ? '' : `?cs=${encodeURIComponent(cs)}`}`;

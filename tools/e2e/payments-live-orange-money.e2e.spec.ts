@@ -1,6 +1,9 @@
-import { expectLedgerBalanced } from '@xaalis/ledger';
 import type { FakeNotification } from '@xaalis/payment-providers';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import {
   ORANGE_MONEY,
   ORANGE_MONEY_CALLBACK_PATH,
@@ -41,9 +44,8 @@ describe('live Orange Money payments through the running service', () => {
   });
   afterAll(async () => {
     try {
-      if (service) await expectLedgerBalanced(service.db.pool);
+      await closeWithLedgerBalanced(service);
     } finally {
-      await service?.close();
       await fakes?.close();
     }
   });

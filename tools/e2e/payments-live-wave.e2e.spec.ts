@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { expectLedgerBalanced } from '@xaalis/ledger';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import {
   postNotification,
   requestsTo,
@@ -47,9 +50,8 @@ describe('live Wave payments through the running service', () => {
   });
   afterAll(async () => {
     try {
-      if (service) await expectLedgerBalanced(service.db.pool);
+      await closeWithLedgerBalanced(service);
     } finally {
-      await service?.close();
       await fakes?.close();
     }
   });

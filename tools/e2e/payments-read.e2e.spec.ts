@@ -1,5 +1,8 @@
-import { expectLedgerBalanced } from '@xaalis/ledger';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import { issueRestrictedKey, merchantFactory, type TestMerchant } from './support/merchant';
 import { expectError, newPayment, testHelper, type PaymentObject } from './support/payments';
 
@@ -12,13 +15,7 @@ describe('payments over HTTP: reads and lists', () => {
   beforeAll(async () => {
     service = await startInProcessService();
   });
-  afterAll(async () => {
-    try {
-      if (service) await expectLedgerBalanced(service.db.pool);
-    } finally {
-      await service?.close();
-    }
-  });
+  afterAll(() => closeWithLedgerBalanced(service));
 
   describe('GET /v1/payments/{id}', () => {
     let merchant: TestMerchant;

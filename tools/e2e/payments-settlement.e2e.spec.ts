@@ -1,5 +1,8 @@
-import { expectLedgerBalanced } from '@xaalis/ledger';
-import { startInProcessService, type InProcessService } from './support/in-process-service';
+import {
+  closeWithLedgerBalanced,
+  startInProcessService,
+  type InProcessService,
+} from './support/in-process-service';
 import { issueRestrictedKey, merchantFactory, type TestMerchant } from './support/merchant';
 import { ledgerTransactionIds } from './support/payment-records';
 import {
@@ -28,13 +31,7 @@ describe('payments over HTTP: settlement and time', () => {
   beforeAll(async () => {
     service = await startInProcessService();
   });
-  afterAll(async () => {
-    try {
-      if (service) await expectLedgerBalanced(service.db.pool);
-    } finally {
-      await service?.close();
-    }
-  });
+  afterAll(() => closeWithLedgerBalanced(service));
 
   describe('test helpers', () => {
     it('succeed: the updated payment (as mock without a provider), and available grows by net', async () => {

@@ -1,5 +1,6 @@
 import { startEmbeddedService, type EmbeddedService } from '@xaalis/app-embedded';
 import { loadConfig } from '@xaalis/config';
+import { expectLedgerBalanced } from '@xaalis/ledger';
 import { FixedClock } from '@xaalis/kernel';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { serviceEnv, sharedSecrets } from './fixtures';
@@ -47,4 +48,18 @@ export async function startInProcessService(
       await db.drop();
     },
   };
+}
+
+/**
+ * How the payments suites end: the ledger balances (its entries sum to zero), and the service
+ * closes whether it does or not.
+ */
+export async function closeWithLedgerBalanced(
+  service: InProcessService | undefined,
+): Promise<void> {
+  try {
+    if (service) await expectLedgerBalanced(service.db.pool);
+  } finally {
+    await service?.close();
+  }
 }
