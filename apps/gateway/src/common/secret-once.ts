@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { Idempotent } from '@xaalis/http';
+import { Idempotent, rewriteJsonBody } from '@xaalis/http';
 import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
 
@@ -45,17 +45,12 @@ class RevealSecret implements NestInterceptor {
         const secret = request[WITHHELD];
         if (secret === undefined) return body;
         delete request[WITHHELD];
-        // The idempotency layer hands back the serialised bytes; without a key it passes the value.
-        const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-        if (!isRecord(parsed)) return body;
-        const { previous_key: previous, ...key } = parsed;
-        // Field order of spec 2.7, then the roll's `previous_key`.
-        const revealed = {
+        return rewriteJsonBody(body, ({ previous_key: previous, ...key }) => ({
+          // Field order of spec 2.7, then the roll's `previous_key`.
           ...key,
           secret_key: secret,
           ...(previous === undefined ? {} : { previous_key: previous }),
-        };
-        return typeof body === 'string' ? JSON.stringify(revealed) : revealed;
+        }));
       }),
     );
   }

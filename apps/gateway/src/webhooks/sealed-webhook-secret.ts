@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { Idempotent, readRequestContext } from '@xaalis/http';
+import { Idempotent, readRequestContext, rewriteJsonBody } from '@xaalis/http';
 import { WebhookSecretCipher } from '@xaalis/identity';
 import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
@@ -43,18 +43,17 @@ class OpenWebhookSecret implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const merchantId = merchantIdOf(context);
-    return next.handle().pipe(
-      map((body: unknown) => {
-        // The idempotency layer hands back the serialised bytes (a stored error envelope too).
-        const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
-        if (!isRecord(parsed) || typeof parsed.webhook_secret !== 'string') return body;
-        const opened = {
-          ...parsed,
-          webhook_secret: this.cipher.decrypt(parsed.webhook_secret, merchantId),
-        };
-        return typeof body === 'string' ? JSON.stringify(opened) : opened;
-      }),
-    );
+    return next
+      .handle()
+      .pipe(
+        map((body: unknown) =>
+          rewriteJsonBody(body, (sent) =>
+            typeof sent.webhook_secret === 'string'
+              ? { ...sent, webhook_secret: this.cipher.decrypt(sent.webhook_secret, merchantId) }
+              : undefined,
+          ),
+        ),
+      );
   }
 }
 
