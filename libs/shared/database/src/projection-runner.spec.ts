@@ -33,6 +33,7 @@ function setUp(
     batchSize?: number;
     applied?: string[];
     failOn?: (event: RecordedEvent) => boolean;
+    readSpacingMs?: number;
   } = {},
 ) {
   const store = new InMemoryEventStore();
@@ -46,6 +47,7 @@ function setUp(
       batchSize: options.batchSize ?? 500,
       checkpoints,
       idleWaitMs: 20,
+      readSpacingMs: options.readSpacingMs ?? 0,
       onError: () => undefined,
     });
   return { store, checkpoints, projection, runner: newRunner(), newRunner };
@@ -207,6 +209,23 @@ describe('ProjectionRunner', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
 
     expect(checkpoints.model.get('merchant-a')).toBe(3);
+  });
+
+  it('applies a burst of appends in few transactions, its rounds spaced apart', async () => {
+    const { store, checkpoints, runner } = setUp({ readSpacingMs: 100 });
+    await runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const commitsBefore = checkpoints.commits;
+
+    for (let n = 0; n < 40; n++) {
+      await store.appendToStream('merchant-a', created(1));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await waitFor(() => checkpoints.model.get('merchant-a') === 40);
+    await runner.stop();
+
+    // About 200 ms of appends, at most a round per 100 ms; unspaced, a transaction per append or so.
+    expect(checkpoints.commits - commitsBefore).toBeLessThanOrEqual(6);
   });
 
   it('rebuilds in one transaction: readers see the old model until it commits', async () => {

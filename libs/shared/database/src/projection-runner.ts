@@ -1,4 +1,11 @@
-import { matchesPrefixes, type EventStore, type RecordedEvent } from '@xaalis/event-store';
+import {
+  DEFAULT_READ_SPACING_MS,
+  matchesPrefixes,
+  ReadPacer,
+  sleep,
+  type EventStore,
+  type RecordedEvent,
+} from '@xaalis/event-store';
 import { PrismaCheckpointStore, type CheckpointStore } from './checkpoints';
 import type { Projection } from './projection';
 import type { PrismaClient, PrismaTx } from './prisma';
@@ -15,6 +22,8 @@ export interface ProjectionRunnerOptions {
   onError?: (projection: string, error: unknown) => void;
   /** How long the background loop sleeps when nothing is appended. Default 1000 ms. */
   idleWaitMs?: number;
+  /** Least time between two rounds of the background loop (see `DEFAULT_READ_SPACING_MS`). */
+  readSpacingMs?: number;
   /** Per batch transaction. Default 60 s. */
   batchTimeoutMs?: number;
   /** For the single transaction of a rebuild. Default 6 h. */
@@ -56,6 +65,7 @@ export class ProjectionRunner {
   private readonly batchSize: number;
   private readonly onError: (projection: string, error: unknown) => void;
   private readonly idleWaitMs: number;
+  private readonly readSpacingMs: number;
   private readonly batchTimeoutMs: number;
   private readonly rebuildTimeoutMs: number;
 
@@ -76,6 +86,7 @@ export class ProjectionRunner {
     this.onError =
       options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
     this.idleWaitMs = options.idleWaitMs ?? 1000;
+    this.readSpacingMs = options.readSpacingMs ?? DEFAULT_READ_SPACING_MS;
     this.batchTimeoutMs = options.batchTimeoutMs ?? 60_000;
     this.rebuildTimeoutMs = options.rebuildTimeoutMs ?? 6 * 3600_000;
     const names = new Set(this.projections.map((projection) => projection.name));
@@ -202,7 +213,10 @@ export class ProjectionRunner {
 
   private async runLoop(signal: AbortSignal): Promise<void> {
     let failures = 0;
+    // Rounds are spaced: appends arriving meanwhile are applied as one batch (one transaction).
+    const pacer = new ReadPacer(this.readSpacingMs);
     while (!signal.aborted) {
+      pacer.reading();
       await this.walkFrontier().catch((error) => this.onError('(event store)', error));
       const results = await Promise.allSettled(
         this.projections.map((projection) => this.drain(projection, this.frontier ?? undefined)),
@@ -218,6 +232,7 @@ export class ProjectionRunner {
         continue;
       }
       failures = 0;
+      await pacer.spaced(signal);
       await this.store
         .waitForAppend(this.frontier, this.idleWaitMs, signal)
         .catch(() => sleep(this.idleWaitMs, signal));
@@ -337,17 +352,4 @@ async function applyAll(
 
 function checkDeadline(deadline: number, waitingFor: string): void {
   if (Date.now() > deadline) throw new Error(`Timed out waiting for ${waitingFor}`);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

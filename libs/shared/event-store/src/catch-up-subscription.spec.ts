@@ -51,6 +51,25 @@ describe('subscribe (catch-up subscription)', () => {
     expect(sub.position).toBe(position);
   });
 
+  it('reads a burst of appends in few batches, spaced apart, and misses none of them', async () => {
+    const reads = jest.spyOn(store, 'readAll');
+    const seen: string[] = [];
+    start({ readSpacingMs: 100, onBatch: async (events) => void seen.push(...types(events)) });
+    await sleep(150); // the first read, of nothing, is behind it
+
+    const expected: string[] = [];
+    for (let n = 0; n < 40; n++) {
+      expected.push(`E${n}`);
+      await appendTo(`payment-${n}`, `E${n}`);
+      await sleep(5);
+    }
+    await until(() => seen.length === 40);
+
+    expect(seen).toEqual(expected);
+    // About 200 ms of appends at most one read per 100 ms; unspaced, a read per append or so.
+    expect(reads.mock.calls.length).toBeLessThanOrEqual(8);
+  });
+
   it('starts after the checkpoint it is given', async () => {
     await appendTo('payment-1', 'A', 'B');
     const [first] = await store.readAll({ maxCount: 1 });

@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent } from './event-store';
 import { matchesPrefixes } from './prepare-events';
+import { DEFAULT_READ_SPACING_MS, ReadPacer, sleep } from './read-pacer';
 
 export interface SubscriptionLogger {
   warn(message: string, error?: unknown): void;
@@ -22,6 +23,8 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
   /** Longest sleep in waitForAppend when caught up. Default 5000 ms. */
   idleWaitMs?: number;
+  /** Least time between two reads once caught up (see `DEFAULT_READ_SPACING_MS`). Default 20 ms. */
+  readSpacingMs?: number;
   /** Backoff after a failure: doubles from initialDelayMs (default 100) up to maxDelayMs (default 30 s). */
   retry?: { initialDelayMs?: number; maxDelayMs?: number };
   /** Where failures are reported. Default console. */
@@ -53,6 +56,7 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
   const initialDelayMs = options.retry?.initialDelayMs ?? 100;
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
   const logger = options.logger ?? console;
+  const pacer = new ReadPacer(options.readSpacingMs ?? DEFAULT_READ_SPACING_MS);
   const label = options.name ? `Subscription ${options.name}` : 'Subscription';
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
@@ -80,7 +84,7 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
           `${label}: ${what} failed (attempt ${failures}), retrying in ${delayMs} ms`,
           error,
         );
-        await delay(delayMs, signal);
+        await sleep(delayMs, signal);
       }
     }
     return false;
@@ -88,10 +92,13 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
 
   async function run(): Promise<void> {
     // A short batch means the read reached the head: wait rather than read again (waitForAppend
-    // looks at the table before it sleeps, so nothing appended meanwhile is slept through).
+    // looks at the table before it sleeps, so nothing appended meanwhile is slept through), and
+    // not sooner than the read spacing after the last read, so that appends coming in meanwhile
+    // are read as one batch.
     let caughtUp = false;
     while (!signal.aborted) {
       if (caughtUp) {
+        await pacer.spaced(signal);
         const waited = await untilDone('waiting for appends', () =>
           store.waitForAppend(position, idleWaitMs, signal),
         );
@@ -99,6 +106,7 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
       }
       let batch: RecordedEvent[] = [];
       const read = await untilDone(`reading after ${position ?? 'the start'}`, async () => {
+        pacer.reading();
         batch = await store.readAll({ after: position, maxCount: batchSize });
       });
       if (!read) return;
@@ -130,17 +138,4 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
       await done;
     },
   };
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(finish, ms);
-    signal.addEventListener('abort', finish, { once: true });
-    function finish() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      resolve();
-    }
-  });
 }

@@ -22,5 +22,6 @@ export {
   type Subscription,
   type SubscriptionLogger,
 } from './catch-up-subscription';
+export { DEFAULT_READ_SPACING_MS, ReadPacer, sleep } from './read-pacer';
 export { EVENT_STORE_MIGRATION } from './migration';
 export { matchesPrefixes } from './prepare-events';
