@@ -6,7 +6,7 @@
  * on the machine, and this is a report, not a gate.
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
- * alternations each is split into (default 2); BENCH_CONCURRENCY: HTTP clients (default 16);
+ * alternations each is split into (default 4); BENCH_CONCURRENCY: HTTP clients (default 16);
  * BENCH_ONLY: some of `http,payments,webhooks,append,batch` (default all), to iterate on one pair
  * while profiling.
  *
@@ -55,7 +55,7 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 async function main(): Promise<void> {
   const seconds = setting('BENCH_SECONDS', 4, 0.5);
-  const rounds = Math.round(setting('BENCH_ROUNDS', 2, 1));
+  const rounds = Math.round(setting('BENCH_ROUNDS', 4, 1));
   const concurrency = Math.round(setting('BENCH_CONCURRENCY', 16, 1));
   const only = parseOnly(process.env.BENCH_ONLY);
   const startedAt = new Date();

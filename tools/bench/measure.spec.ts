@@ -36,6 +36,16 @@ describe('measureInterleaved', () => {
     expect(runs).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
   });
 
+  it('keeps the rate of every round, the overall rate lying between them', async () => {
+    const [a] = await measureInterleaved([counting('a', [])], 3);
+    const rates = a.roundRates ?? [];
+
+    expect(rates).toHaveLength(3);
+    expect(Math.min(...rates)).toBeGreaterThan(0);
+    expect(a.rate).toBeGreaterThanOrEqual(Math.min(...rates) * 0.999);
+    expect(a.rate).toBeLessThanOrEqual(Math.max(...rates) * 1.001);
+  });
+
   it('counts units per operation in the rate', async () => {
     const [batch] = await measureInterleaved([counting('batch', [], { unitsPerOp: 100 })], 1);
     expect(batch.operations).toBeGreaterThan(0);

@@ -14,6 +14,11 @@ export interface Measurement {
    * shows where a gap comes from on a busy machine.
    */
   cpuMsPerOp: number;
+  /**
+   * The rate of each round on its own, in order. Paired with its baseline's round by round (both
+   * ran side by side in time), it shows how far the machine moved the ratio during the run.
+   */
+  roundRates?: number[];
 }
 
 export interface MeasureOptions {
@@ -39,6 +44,7 @@ interface Samples {
   latencies: number[];
   seconds: number;
   cpuMs: number;
+  roundRates: number[];
 }
 
 /**
@@ -51,7 +57,12 @@ export async function measureInterleaved(
   subjects: Subject[],
   rounds: number,
 ): Promise<Measurement[]> {
-  const samples: Samples[] = subjects.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
+  const samples: Samples[] = subjects.map(() => ({
+    latencies: [],
+    seconds: 0,
+    cpuMs: 0,
+    roundRates: [],
+  }));
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, subject] of subjects.entries()) {
       const { durationMs, warmupMs = 500 } = subject.options;
@@ -62,6 +73,7 @@ export async function measureInterleaved(
       samples[index].latencies = samples[index].latencies.concat(result.latencies);
       samples[index].seconds += result.seconds;
       samples[index].cpuMs += result.cpuMs;
+      samples[index].roundRates.push(rateOf(subject, result.latencies.length, result.seconds));
     }
   }
   return subjects.map((subject, index) => summarize(subject, samples[index]));
@@ -71,7 +83,11 @@ export function measure(subject: Subject): Promise<Measurement> {
   return measureInterleaved([subject], 1).then(([only]) => only);
 }
 
-async function runRound(subject: Subject, durationMs: number, warmupMs: number): Promise<Samples> {
+async function runRound(
+  subject: Subject,
+  durationMs: number,
+  warmupMs: number,
+): Promise<Omit<Samples, 'roundRates'>> {
   const { op } = subject;
   const concurrency = subject.options.concurrency ?? 1;
   await loops(concurrency, performance.now() + warmupMs, op);
@@ -113,16 +129,23 @@ async function loops(
   if (failure !== undefined) throw failure.error;
 }
 
-function summarize(subject: Subject, { latencies, seconds, cpuMs }: Samples): Measurement {
+const rateOf = (subject: Subject, operations: number, seconds: number): number =>
+  seconds === 0 ? 0 : (operations * (subject.options.unitsPerOp ?? 1)) / seconds;
+
+function summarize(
+  subject: Subject,
+  { latencies, seconds, cpuMs, roundRates }: Samples,
+): Measurement {
   latencies.sort((a, b) => a - b);
   return {
     name: subject.name,
-    rate: seconds === 0 ? 0 : (latencies.length * (subject.options.unitsPerOp ?? 1)) / seconds,
+    rate: rateOf(subject, latencies.length, seconds),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     operations: latencies.length,
     seconds,
     cpuMsPerOp: latencies.length === 0 ? 0 : cpuMs / latencies.length,
+    roundRates,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Measurement } from './measure';
-import { rows, type Target } from './report';
+import { ratioRange, rows, type Target } from './report';
 
 function measured(name: string, rate: number, p99Ms: number): Measurement {
   return { name, rate, p50Ms: p99Ms / 2, p99Ms, operations: 100, seconds: 1, cpuMsPerOp: 0.1 };
@@ -42,6 +42,20 @@ describe('rows', () => {
       pass: true,
     });
     expect(judged(measured('s', 999, 5), target).second.pass).toBe(false);
+  });
+
+  it('shows the spread of the per-round ratios, where both sides ran the same rounds', () => {
+    const subject = { ...measured('s', 500, 5), roundRates: [300, 600, 500] };
+    const paired = { ...baseline, roundRates: [1_000, 1_000, 800] };
+
+    expect(
+      rows([{ baseline: paired, subject, target: { kind: 'ratio', min: 0.5 } }])[1],
+    ).toMatchObject({ ratio: 0.5, ratioRange: [0.3, 0.625] });
+    expect(ratioRange(subject, { ...baseline, roundRates: [1_000, 1_000] })).toBeNull();
+    expect(
+      ratioRange({ ...subject, roundRates: [500] }, { ...baseline, roundRates: [1_000] }),
+    ).toBeNull();
+    expect(ratioRange(subject, baseline)).toBeNull();
   });
 
   it('judges a latency by its p99, strictly below the bound', () => {

@@ -22,6 +22,11 @@ export interface Judged {
 export interface Row extends Measurement {
   baseline: string | null;
   ratio: number | null;
+  /**
+   * The lowest and highest ratio of one round to the baseline's round beside it, where both were
+   * measured in the same rounds: the spread the machine put on `ratio` during the run.
+   */
+  ratioRange: [number, number] | null;
   target: string | null;
   pass: boolean | null;
 }
@@ -32,10 +37,26 @@ export function rows(judged: Judged[]): Row[] {
     const ratio = baseline.rate === 0 ? 0 : subject.rate / baseline.rate;
     const { pass, wanted } = judge(subject, baseline, ratio, target);
     return [
-      { ...baseline, baseline: null, ratio: null, target: null, pass: null },
-      { ...subject, baseline: baseline.name, ratio, target: wanted, pass },
+      { ...baseline, baseline: null, ratio: null, ratioRange: null, target: null, pass: null },
+      {
+        ...subject,
+        baseline: baseline.name,
+        ratio,
+        ratioRange: ratioRange(subject, baseline),
+        target: wanted,
+        pass,
+      },
     ];
   });
+}
+
+/** Per-round ratios' extremes; null unless both ran the same rounds, more than one. */
+export function ratioRange(subject: Measurement, baseline: Measurement): [number, number] | null {
+  const ours = subject.roundRates ?? [];
+  const theirs = baseline.roundRates ?? [];
+  if (ours.length < 2 || ours.length !== theirs.length) return null;
+  const ratios = ours.map((rate, round) => (theirs[round] === 0 ? 0 : rate / theirs[round]));
+  return [Math.min(...ratios), Math.max(...ratios)];
 }
 
 function judge(subject: Measurement, baseline: Measurement, ratio: number, target: Target) {
@@ -59,7 +80,17 @@ function judge(subject: Measurement, baseline: Measurement, ratio: number, targe
 }
 
 export function printTable(table: Row[], out: NodeJS.WritableStream = process.stdout): void {
-  const header = ['name', 'rate/s', 'p50 ms', 'p99 ms', 'cpu ms/op', 'ratio', 'target', 'result'];
+  const header = [
+    'name',
+    'rate/s',
+    'p50 ms',
+    'p99 ms',
+    'cpu ms/op',
+    'ratio',
+    'rounds',
+    'target',
+    'result',
+  ];
   const lines = table.map((row) => [
     row.name,
     Math.round(row.rate).toLocaleString('en-US'),
@@ -67,13 +98,16 @@ export function printTable(table: Row[], out: NodeJS.WritableStream = process.st
     row.p99Ms.toFixed(2),
     row.cpuMsPerOp.toFixed(3),
     row.ratio === null ? '' : `${row.ratio.toFixed(2)}×`,
+    row.ratioRange === null
+      ? ''
+      : `${row.ratioRange[0].toFixed(2)}–${row.ratioRange[1].toFixed(2)}`,
     row.target ?? '(baseline)',
     row.pass === null ? '' : row.pass ? 'PASS' : 'FAIL',
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...lines.map((line) => line[column].length)),
   );
-  const numeric = new Set([1, 2, 3, 4, 5]);
+  const numeric = new Set([1, 2, 3, 4, 5, 6]);
   const format = (cells: string[]) =>
     cells
       .map((cell, column) =>
