@@ -1,5 +1,4 @@
 import {
-  DEFAULT_READ_SPACING_MS,
   matchesPrefixes,
   ReadPacer,
   sleep,
@@ -65,7 +64,8 @@ export class ProjectionRunner {
   private readonly batchSize: number;
   private readonly onError: (projection: string, error: unknown) => void;
   private readonly idleWaitMs: number;
-  private readonly readSpacingMs: number;
+  /** Spaces the background loop's rounds: appends arriving meanwhile are applied as one batch. */
+  private readonly pacer: ReadPacer;
   private readonly batchTimeoutMs: number;
   private readonly rebuildTimeoutMs: number;
 
@@ -86,7 +86,7 @@ export class ProjectionRunner {
     this.onError =
       options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
     this.idleWaitMs = options.idleWaitMs ?? 1000;
-    this.readSpacingMs = options.readSpacingMs ?? DEFAULT_READ_SPACING_MS;
+    this.pacer = new ReadPacer(options.readSpacingMs);
     this.batchTimeoutMs = options.batchTimeoutMs ?? 60_000;
     this.rebuildTimeoutMs = options.rebuildTimeoutMs ?? 6 * 3600_000;
     const names = new Set(this.projections.map((projection) => projection.name));
@@ -213,10 +213,8 @@ export class ProjectionRunner {
 
   private async runLoop(signal: AbortSignal): Promise<void> {
     let failures = 0;
-    // Rounds are spaced: appends arriving meanwhile are applied as one batch (one transaction).
-    const pacer = new ReadPacer(this.readSpacingMs);
     while (!signal.aborted) {
-      pacer.reading();
+      this.pacer.reading();
       await this.walkFrontier().catch((error) => this.onError('(event store)', error));
       const results = await Promise.allSettled(
         this.projections.map((projection) => this.drain(projection, this.frontier ?? undefined)),
@@ -232,7 +230,7 @@ export class ProjectionRunner {
         continue;
       }
       failures = 0;
-      await pacer.spaced(signal);
+      await this.pacer.spaced(signal);
       await this.store
         .waitForAppend(this.frontier, this.idleWaitMs, signal)
         .catch(() => sleep(this.idleWaitMs, signal));

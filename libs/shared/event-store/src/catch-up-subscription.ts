@@ -1,6 +1,6 @@
 import type { EventStore, RecordedEvent } from './event-store';
 import { matchesPrefixes } from './prepare-events';
-import { DEFAULT_READ_SPACING_MS, ReadPacer, sleep } from './read-pacer';
+import { ReadPacer, sleep } from './read-pacer';
 
 export interface SubscriptionLogger {
   warn(message: string, error?: unknown): void;
@@ -56,7 +56,7 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
   const initialDelayMs = options.retry?.initialDelayMs ?? 100;
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
   const logger = options.logger ?? console;
-  const pacer = new ReadPacer(options.readSpacingMs ?? DEFAULT_READ_SPACING_MS);
+  const pacer = new ReadPacer(options.readSpacingMs);
   const label = options.name ? `Subscription ${options.name}` : 'Subscription';
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
