@@ -139,9 +139,12 @@ describeWithPostgres('idempotency', () => {
 
   it('answers a second request while the first still runs with 409', async () => {
     const key = freshKey();
-    const first = post('/test/things?delay_ms=400', key, { amount: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const second = await post('/test/things?delay_ms=400', key, { amount: 5 });
+    const before = runs.count;
+    // The second request goes once the first's handler runs (its key is taken by then), and the
+    // first holds it 2 s: a fixed head start failed on a machine that stalls a few hundred ms.
+    const first = post('/test/things?delay_ms=2000', key, { amount: 5 });
+    while (runs.count === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await post('/test/things?delay_ms=2000', key, { amount: 5 });
     expect(second.status).toBe(409);
     expect((await errorOf(second)).message).toBe(
       'A request with this idempotency key is still being processed. Retry later.',
