@@ -7,3 +7,4 @@ export * from './mode';
 export * from './validation-metadata-memo';
 export * from './records';
 export * from './bounded-map';
+export * from './fast-validation';

@@ -1,5 +1,11 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { DomainError, rememberValidationMetadata, validationError } from '@xaalis/kernel';
+import {
+  DomainError,
+  rememberValidationMetadata,
+  validateFast,
+  validationError,
+  type FastValidationOptions,
+} from '@xaalis/kernel';
 import { toFieldIssues } from './field-issues';
 
 /**
@@ -23,7 +29,17 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+/** The pipe's own settings below, as `validateFast` takes them. */
+export const PIPE_RULES: FastValidationOptions = {
+  unknownProperties: 'refuse',
+  exposeDefaultValues: true,
+};
+
 /**
+ * A valid plain body or query takes `validateFast`: the instance Nest's pipe would return, without
+ * class-transformer and class-validator (a large part of a request's CPU). Everything else,
+ * failures included, goes through Nest's pipe, which words the errors.
+ *
  * class-transformer turns a JSON array or scalar sent as a body into something class-validator
  * reports without a field name; such a body is refused first, in plain words. A missing body is
  * left to the DTO, whose required fields then say what is missing.
@@ -33,6 +49,10 @@ class XaalisValidationPipe extends ValidationPipe {
     const absent = value === undefined || value === null;
     if (metadata.type === 'body' && this.toValidate(metadata) && !absent && !isJsonObject(value)) {
       throw new DomainError('validation_error', 'The request body must be a JSON object.');
+    }
+    if (metadata.metatype && this.toValidate(metadata)) {
+      const valid = validateFast(metadata.metatype as new () => object, value, PIPE_RULES);
+      if (valid !== undefined) return valid;
     }
     return super.transform(value, metadata);
   }
