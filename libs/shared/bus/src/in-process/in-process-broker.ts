@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
-/** A reply as it crosses the broker: JSON text either way, so no object is shared between apps. */
-export type WireReply = { response: string } | { error: string };
+/** A reply as it reaches the asker: the owner's value, or what its handler failed with. */
+export type BusReply = { response: unknown } | { error: unknown };
 
-type RequestHandler = (json: string) => Promise<WireReply>;
+type RequestHandler = (payload: unknown) => Promise<BusReply>;
 type EventHandler = (json: string) => Promise<void>;
 
 /** What Nest's own transports answer when no server handles a request pattern. */
@@ -22,8 +22,12 @@ export interface InProcessBrokerOptions {
  * guarantees the apps get from Kafka:
  *
  * - a request goes to the one group that owns its pattern (a second owner is refused);
- * - an event reaches every group subscribed to its topic, once per group;
- * - everything crosses as JSON text.
+ * - an event reaches every group subscribed to its topic, once per group, as JSON text, so the
+ *   groups handling one event concurrently share no object;
+ * - a request and its reply cross as values, as a function call would: the owner's `reply()`
+ *   validates the request into an instance of its own (the caller's object is never kept), and a
+ *   reply is built for the one caller that asked, who only reads it. Text would cost a
+ *   serialization and a parse each way for nothing: the caller and the owner are the same build.
  *
  * `publish` resolves only once every group has handled the event, and rejects if a group still
  * fails after its retries. With no durable log behind it, that is what lets the forwarder keep
@@ -70,11 +74,11 @@ export class InProcessBroker {
     };
   }
 
-  /** Only JSON text crosses, so the owner may start at once: no turn of the event loop to wait. */
-  async request(pattern: string, json: string): Promise<WireReply> {
+  /** The owner starts at once: no turn of the event loop to wait, as a function call. */
+  async request(pattern: string, payload: unknown): Promise<BusReply> {
     const owner = this.owners.get(pattern);
-    if (owner === undefined) return { error: JSON.stringify(NO_MESSAGE_HANDLER) };
-    return owner.handle(json);
+    if (owner === undefined) return { error: NO_MESSAGE_HANDLER };
+    return owner.handle(payload);
   }
 
   async publish(topic: string, json: string): Promise<void> {

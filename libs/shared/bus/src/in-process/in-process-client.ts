@@ -24,9 +24,9 @@ export class InProcessClient extends ClientProxy {
 
   /** `send` without the Observable: what `request()` uses (see `BusRequester.ask`). */
   async ask(pattern: string, data: unknown): Promise<unknown> {
-    const reply = await this.broker.request(pattern, JSON.stringify(data));
-    if ('error' in reply) throw JSON.parse(reply.error);
-    return JSON.parse(reply.response);
+    const reply = await this.broker.request(pattern, data);
+    if ('error' in reply) throw reply.error;
+    return reply.response;
   }
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {

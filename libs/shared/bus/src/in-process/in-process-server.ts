@@ -1,6 +1,6 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
-import type { InProcessBroker, WireReply } from './in-process-broker';
+import type { BusReply, InProcessBroker } from './in-process-broker';
 import { InProcessContext } from './in-process-context';
 
 export const IN_PROCESS_TRANSPORT = Symbol('xaalis-in-process');
@@ -30,8 +30,8 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
             ? this.broker.subscribe(pattern, this.group, (json) =>
                 this.handleEventJson(pattern, handler, json),
               )
-            : this.broker.answer(pattern, this.group, (json) =>
-                this.handleRequestJson(pattern, handler, json),
+            : this.broker.answer(pattern, this.group, (payload) =>
+                this.answerRequest(pattern, handler, payload),
               ),
         );
       }
@@ -54,27 +54,27 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     return this.broker as unknown as T;
   }
 
-  private async handleRequestJson(
+  private async answerRequest(
     pattern: string,
     handler: MessageHandler,
-    json: string,
-  ): Promise<WireReply> {
+    payload: unknown,
+  ): Promise<BusReply> {
     const context = new InProcessContext([pattern, this.group]);
     try {
-      const result: unknown = await handler(JSON.parse(json), context);
+      const result: unknown = await handler(payload, context);
       // Our handlers answer a promise of the envelope; an Observable is the rarer case.
       const value = isObservable(result)
         ? await lastValueFrom(result, { defaultValue: null })
         : result;
-      return { response: JSON.stringify(value ?? null) };
+      return { response: value ?? null };
     } catch (error) {
       // Nest's RPC filter already turned exceptions into `{status, message}`; a bare Error
-      // would serialize to `{}`, so it gets the same shape.
+      // (which would carry its stack to the caller) gets the same shape.
       if (error instanceof Error) {
         this.logger.error(error);
-        return { error: JSON.stringify({ status: 'error', message: 'Internal server error' }) };
+        return { error: { status: 'error', message: 'Internal server error' } };
       }
-      return { error: JSON.stringify(error) };
+      return { error };
     }
   }
 

@@ -62,6 +62,19 @@ describe('in-process bus', () => {
       expect(envelope).toEqual({ ok: true, value: { available: 5, pending: 1 } });
     });
 
+    it('hands the owner its own validated copy of the request, not the caller’s object', async () => {
+      inboxes.payouts.balances.set(`${MERCHANT}/test`, { available: 1, pending: 0 });
+      const sent = { merchant_id: MERCHANT, mode: 'test' as const, ignored: 'stripped' };
+
+      await request(client, PAYOUTS_BALANCE_GET, sent);
+      const received = inboxes.payouts.requests[0]!;
+      received.mode = 'live';
+
+      expect(received).not.toBe(sent);
+      expect(received).toEqual({ merchant_id: MERCHANT, mode: 'live' });
+      expect(sent).toEqual({ merchant_id: MERCHANT, mode: 'test', ignored: 'stripped' });
+    });
+
     it('reaches exactly one handler, however many apps run', async () => {
       inboxes.payouts.balances.set(`${MERCHANT}/live`, { available: 1, pending: 0 });
 
@@ -75,7 +88,7 @@ describe('in-process bus', () => {
 
     it('refuses a second app answering the same pattern', async () => {
       const shared = new InProcessBroker();
-      shared.answer(PAYOUTS_BALANCE_GET, 'billing', async () => ({ response: '{}' }));
+      shared.answer(PAYOUTS_BALANCE_GET, 'billing', async () => ({ response: {} }));
 
       await expect(
         startFixtureApp('payouts', new Inbox(), { broker: shared }, false),
