@@ -1,4 +1,4 @@
-/** What the bearer guard needs to know about a key, cached by the secret's hash. */
+/** What the bearer guard needs to know about a key, cached by the secret's fingerprint. */
 export interface CachedKey {
   keyId: string;
   merchantId: string;
@@ -19,8 +19,8 @@ interface Entry {
 
 /**
  * Saves a database round trip per request. Short-lived on purpose: a revoke in another process is
- * seen within `ttlMs`; in this process `invalidate` makes it immediate. Unknown hashes are cached
- * too, so a flood of made-up keys costs one query per hash per TTL. Bounded, oldest first out.
+ * seen within `ttlMs`; in this process `invalidate` makes it immediate. Unknown secrets are cached
+ * too, so a flood of made-up keys costs one query per key per TTL. Bounded, oldest first out.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
@@ -31,19 +31,19 @@ export class ApiKeyCache {
   ) {}
 
   /** undefined: not cached (or expired); null: cached as unknown. */
-  get(secretHash: string, nowMs: number): CachedKey | null | undefined {
-    const entry = this.entries.get(secretHash);
+  get(fingerprint: string, nowMs: number): CachedKey | null | undefined {
+    const entry = this.entries.get(fingerprint);
     if (!entry) return undefined;
     if (entry.expiresAtMs <= nowMs) {
-      this.entries.delete(secretHash);
+      this.entries.delete(fingerprint);
       return undefined;
     }
     return entry.key;
   }
 
-  set(secretHash: string, key: CachedKey | null, nowMs: number): void {
-    this.entries.delete(secretHash);
-    this.entries.set(secretHash, { key, expiresAtMs: nowMs + this.ttlMs });
+  set(fingerprint: string, key: CachedKey | null, nowMs: number): void {
+    this.entries.delete(fingerprint);
+    this.entries.set(fingerprint, { key, expiresAtMs: nowMs + this.ttlMs });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
@@ -52,8 +52,8 @@ export class ApiKeyCache {
   }
 
   invalidate(keyId: string): void {
-    for (const [hash, entry] of this.entries) {
-      if (entry.key?.keyId === keyId) this.entries.delete(hash);
+    for (const [fingerprint, entry] of this.entries) {
+      if (entry.key?.keyId === keyId) this.entries.delete(fingerprint);
     }
   }
 }

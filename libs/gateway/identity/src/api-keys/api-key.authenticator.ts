@@ -1,7 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, CONFIG, PRISMA, type XaalisConfig } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
-import { type Clock, constantTimeEqual, DomainError, hashSecret } from '@xaalis/kernel';
+import {
+  type Clock,
+  constantTimeEqual,
+  DomainError,
+  hashSecret,
+  secretFingerprint,
+} from '@xaalis/kernel';
 import { keyStatus } from '../merchant/merchant.state';
 import { AGENT_KEY_LOOKUP, type AgentKeyLookup } from './agent-key-lookup';
 import { ApiKeyCache, type CachedKey } from './api-key-cache';
@@ -39,13 +45,9 @@ export class ApiKeyAuthenticator {
   async authenticate(secret: string | undefined): Promise<CachedKey> {
     const parsed = secret === undefined ? null : parseBearerSecret(secret);
     if (!parsed || secret === undefined) throw invalidApiKey();
-    const secretHash = hashSecret(secret, this.hashKey);
     const now = this.clock.now();
-    const key = await this.lookup(secretHash, parsed.type === 'agent', now.getTime());
-    // The index found the row by hash; comparing again in constant time costs nothing and keeps
-    // the decision itself free of early exits.
-    if (!key || !constantTimeEqual(key.secretHash, secretHash) || key.mode !== parsed.mode)
-      throw invalidApiKey();
+    const key = await this.lookup(secret, parsed.type === 'agent', now.getTime());
+    if (!key || key.mode !== parsed.mode) throw invalidApiKey();
     if (keyStatus(key, now) === 'revoked') throw invalidApiKey();
     await this.usage.record(key.keyId, now);
     return key;
@@ -56,17 +58,24 @@ export class ApiKeyAuthenticator {
     this.cache.invalidate(keyId);
   }
 
-  private async lookup(
-    secretHash: string,
-    agent: boolean,
-    nowMs: number,
-  ): Promise<CachedKey | null> {
-    const cached = this.cache.get(secretHash, nowMs);
+  /**
+   * The cache is keyed by the secret's fingerprint (a plain SHA-256), not by its keyed hash: a hit
+   * means this very secret was checked against the stored hash when the entry was made, and the
+   * HMAC (measured: about a tenth of a payment read's CPU) is computed only on a miss. The secret
+   * itself is never kept.
+   */
+  private async lookup(secret: string, agent: boolean, nowMs: number): Promise<CachedKey | null> {
+    const fingerprint = secretFingerprint(secret);
+    const cached = this.cache.get(fingerprint, nowMs);
     if (cached !== undefined) return cached;
-    const key = agent
+    const secretHash = hashSecret(secret, this.hashKey);
+    const found = agent
       ? ((await this.agentKeys?.findBySecretHash(secretHash)) ?? null)
       : await this.findApiKey(secretHash);
-    this.cache.set(secretHash, key, nowMs);
+    // The index found the row by hash; comparing again in constant time keeps the decision itself
+    // free of early exits.
+    const key = found !== null && constantTimeEqual(found.secretHash, secretHash) ? found : null;
+    this.cache.set(fingerprint, key, nowMs);
     return key;
   }
 
