@@ -24,12 +24,14 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   app.useGlobalPipes(createValidationPipe());
 
   const metrics = app.get(HttpMetrics);
-  fastify.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise per response.
+  fastify.addHook('onResponse', (request, reply, done) => {
     metrics.observe(
       request.method,
       request.routeOptions.url,
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
