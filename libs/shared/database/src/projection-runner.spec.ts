@@ -1,7 +1,7 @@
 import { InMemoryEventStore, type RecordedEvent } from '@xaalis/event-store';
 import type { Projection } from './projection';
 import type { PrismaClient } from './prisma';
-import { ProjectionRunner } from './projection-runner';
+import { PROJECTION_READ_SPACING_MS, ProjectionRunner } from './projection-runner';
 import { asFake, InMemoryCheckpoints } from './testing/in-memory-checkpoints';
 
 /** Counts events per merchant stream and remembers every application, to spot doubles. */
@@ -33,7 +33,8 @@ function setUp(
     batchSize?: number;
     applied?: string[];
     failOn?: (event: RecordedEvent) => boolean;
-    readSpacingMs?: number;
+    /** 'default': the runner's own (PROJECTION_READ_SPACING_MS). Default here 0. */
+    readSpacingMs?: number | 'default';
   } = {},
 ) {
   const store = new InMemoryEventStore();
@@ -47,7 +48,7 @@ function setUp(
       batchSize: options.batchSize ?? 500,
       checkpoints,
       idleWaitMs: 20,
-      readSpacingMs: options.readSpacingMs ?? 0,
+      readSpacingMs: options.readSpacingMs === 'default' ? undefined : (options.readSpacingMs ?? 0),
       onError: () => undefined,
     });
   return { store, checkpoints, projection, runner: newRunner(), newRunner };
@@ -226,6 +227,24 @@ describe('ProjectionRunner', () => {
 
     // About 200 ms of appends, at most a round per 100 ms; unspaced, a transaction per append or so.
     expect(checkpoints.commits - commitsBefore).toBeLessThanOrEqual(6);
+  });
+
+  it('spaces its rounds 200 ms apart by default: a burst is applied in a few large batches', async () => {
+    expect(PROJECTION_READ_SPACING_MS).toBe(200);
+    const { store, checkpoints, runner } = setUp({ readSpacingMs: 'default' });
+    await runner.start();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const commitsBefore = checkpoints.commits;
+
+    for (let n = 0; n < 40; n++) {
+      await store.appendToStream('merchant-a', created(1));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await waitFor(() => checkpoints.model.get('merchant-a') === 40);
+    await runner.stop();
+
+    // About 200 ms of appends: the first at once, the rest in a round or two after it.
+    expect(checkpoints.commits - commitsBefore).toBeLessThanOrEqual(3);
   });
 
   it('rebuilds in one transaction: readers see the old model until it commits', async () => {

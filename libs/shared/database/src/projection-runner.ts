@@ -21,7 +21,7 @@ export interface ProjectionRunnerOptions {
   onError?: (projection: string, error: unknown) => void;
   /** How long the background loop sleeps when nothing is appended. Default 1000 ms. */
   idleWaitMs?: number;
-  /** Least time between two rounds of the background loop (see `DEFAULT_READ_SPACING_MS`). */
+  /** Least time between two rounds of the background loop. Default `PROJECTION_READ_SPACING_MS`. */
   readSpacingMs?: number;
   /** Per batch transaction. Default 60 s. */
   batchTimeoutMs?: number;
@@ -36,6 +36,17 @@ export interface RebuildProgress {
 }
 
 export type RebuildResult = RebuildProgress;
+
+/**
+ * Least time between two rounds of a runner's background loop while appends keep coming: ten times
+ * a forwarder's (`DEFAULT_READ_SPACING_MS`). Whoever needs a read model to show its own writes
+ * catches it up on demand (lists, identity commands), so the loop only keeps it fresh for the job
+ * scheduler and other readers, and a round's cost is mostly its transaction (a handful of
+ * statements through Prisma), whatever the batch. Measured under a load of payment creations: at
+ * 20 ms the loop was about a seventh of a creation's CPU; at 200 ms, with batches ten times the
+ * size, creations ran about 14% faster. An event after a quiet spell is still applied at once.
+ */
+export const PROJECTION_READ_SPACING_MS = 200;
 
 /** Positions of one store compare as plain strings; null is before everything. */
 const later = (a: string | null, b: string | null): string | null =>
@@ -86,7 +97,7 @@ export class ProjectionRunner {
     this.onError =
       options.onError ?? ((name, error) => console.error(`projection ${name}:`, error));
     this.idleWaitMs = options.idleWaitMs ?? 1000;
-    this.pacer = new ReadPacer(options.readSpacingMs);
+    this.pacer = new ReadPacer(options.readSpacingMs ?? PROJECTION_READ_SPACING_MS);
     this.batchTimeoutMs = options.batchTimeoutMs ?? 60_000;
     this.rebuildTimeoutMs = options.rebuildTimeoutMs ?? 6 * 3600_000;
     const names = new Set(this.projections.map((projection) => projection.name));
