@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { Idempotent, rewriteJsonBody } from '@xaalis/http';
+import { IdempotentBetweenInterceptors, rewriteJsonBody } from '@xaalis/http';
 import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
 
@@ -62,6 +62,6 @@ export const IdempotentSecretIssuance = () =>
   // first: reveal (outside) → idempotency → withhold (inside, next to the handler).
   applyDecorators(
     UseInterceptors(RevealSecret),
-    Idempotent({ required: true }),
+    IdempotentBetweenInterceptors({ required: true }),
     UseInterceptors(WithholdSecret),
   );

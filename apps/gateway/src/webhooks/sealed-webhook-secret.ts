@@ -6,7 +6,7 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { Idempotent, readRequestContext, rewriteJsonBody } from '@xaalis/http';
+import { IdempotentBetweenInterceptors, readRequestContext, rewriteJsonBody } from '@xaalis/http';
 import { WebhookSecretCipher } from '@xaalis/identity';
 import { isRecord } from '@xaalis/kernel';
 import { map, type Observable } from 'rxjs';
@@ -62,7 +62,7 @@ export const IdempotentWebhookSecretIssuance = () =>
   // Outermost first, as in secret-once.ts: open (outside) → idempotency → seal (next to the handler).
   applyDecorators(
     UseInterceptors(OpenWebhookSecret),
-    Idempotent({ required: true }),
+    IdempotentBetweenInterceptors({ required: true }),
     UseInterceptors(SealWebhookSecret),
   );
 

@@ -16,9 +16,9 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimits } from './rate-limit/rate-limits';
 
 /**
- * The HTTP edge every gateway route shares. Global, because `@Idempotent()` and `@RateLimit()`
- * put their interceptor and guard on controllers of any module, and Nest builds those in the
- * controller's module. Needs `PG_POOL` and `CONFIG` (`@xaalis/config`) from the composition root;
+ * The HTTP edge every gateway route shares. Global, because `@RateLimit()` and
+ * `IdempotentBetweenInterceptors()` put their guard and interceptor on controllers of any module,
+ * and Nest builds those in the controller's module. Needs `PG_POOL` and `CONFIG` (`@xaalis/config`) from the composition root;
  * `CLOCK` is used when provided.
  */
 @Global()

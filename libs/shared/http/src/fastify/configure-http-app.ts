@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { XaalisExceptionFilter } from '../errors/xaalis-exception.filter';
+import { provideIdempotencyStore } from '../idempotency/idempotency-store-of';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { HttpMetrics } from '../observability/http-metrics';
 import { createValidationPipe } from '../validation/validation-pipe';
 import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parsers';
@@ -13,6 +15,7 @@ import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parser
  * - The exception filter and validation pipe are global, so Fastify's own failures (unknown route,
  *   413) get the same envelope as the handlers'.
  * - Every response is counted by method, route pattern and status.
+ * - `@Idempotent` handlers find the app's idempotency store on their request.
  */
 export function configureHttpApp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
@@ -23,6 +26,7 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   app.useGlobalFilters(app.get(XaalisExceptionFilter));
   app.useGlobalPipes(createValidationPipe());
 
+  provideIdempotencyStore(fastify, app.get(IdempotencyStore));
   const metrics = app.get(HttpMetrics);
   // A callback hook, not an async one: no promise per response.
   fastify.addHook('onResponse', (request, reply, done) => {
