@@ -1,3 +1,4 @@
+import { seededRandom } from '@xaalis/kernel/testing';
 import { feeFor, splitFee } from './fees';
 import { MAX_AMOUNT } from './payment.decide';
 import { FEES } from './payment.fixtures';
@@ -11,18 +12,6 @@ function referenceFee(amount: number, bps: number): number {
   const quotient = product / 10_000n;
   const remainder = product % 10_000n;
   return Number(remainder * 2n >= 10_000n ? quotient + 1n : quotient);
-}
-
-/** Small deterministic generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const RATES = [0, 1, 50, 99, 100, 101, 150, 199, 250, 333, 5_000, 9_999, 10_000];
@@ -53,7 +42,7 @@ function* range(from: number, to: number): Generator<number> {
 }
 
 function* sampled(count: number, max: number, seed: number): Generator<number> {
-  const next = random(seed);
+  const next = seededRandom(seed);
   for (let i = 0; i < count; i++) yield Math.floor(next() * (max + 1));
 }
 

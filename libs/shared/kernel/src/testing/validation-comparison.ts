@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage as transformerStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, validateSync, ValidationTypes } from 'class-validator';
 import { validateFast, type FastValidationOptions } from '../fast-validation';
+import { seededRandom } from './seeded-random';
 
 /**
  * Differential checks of `validateFast` against the libraries it stands in for: payloads made
@@ -32,7 +33,7 @@ export function compareWithLibraries(
   count = 200,
   seed = 1,
 ): ValidationComparison {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const result: ValidationComparison = { accepted: 0, refused: 0 };
   for (let index = 0; index < count; index++) {
     const text = JSON.stringify(payloadOf(Class, random, index === 0 ? 0 : 0.12, 0));
@@ -257,16 +258,4 @@ const STRING_SAMPLES = [
 function sampleFor(pattern: RegExp | string): string {
   const regex = typeof pattern === 'string' ? new RegExp(pattern) : pattern;
   return STRING_SAMPLES.find((sample) => regex.test(sample)) ?? 'no sample matches';
-}
-
-/** mulberry32: the same payloads on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
