@@ -1,4 +1,4 @@
-import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import {
   DomainError,
   rememberValidationMetadata,
@@ -8,6 +8,20 @@ import {
 } from '@xaalis/kernel';
 import { toFieldIssues } from './field-issues';
 
+/** The settings of the one global pipe (see createValidationPipe). */
+const PIPE_OPTIONS = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => {
+    const issues = toFieldIssues(errors);
+    return validationError(issues, `Invalid request: ${issues.map((i) => i.field).join(', ')}.`);
+  },
+} satisfies ValidationPipeOptions;
+
 /**
  * The one global pipe (STYLE 7, as ghostfolio's main.ts): unknown fields are errors, DTOs become
  * class instances, and JSON types are never coerced: `"100"` for an integer is a 400. Query DTOs
@@ -15,24 +29,13 @@ import { toFieldIssues } from './field-issues';
  */
 export function createValidationPipe(): ValidationPipe {
   rememberValidationMetadata();
-  return new XaalisValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const issues = toFieldIssues(errors);
-      return validationError(issues, `Invalid request: ${issues.map((i) => i.field).join(', ')}.`);
-    },
-  });
+  return new XaalisValidationPipe(PIPE_OPTIONS);
 }
 
-/** The pipe's own settings below, as `validateFast` takes them. */
+/** The same settings, as `validateFast` takes them. */
 export const PIPE_RULES: FastValidationOptions = {
-  unknownProperties: 'refuse',
-  exposeDefaultValues: true,
+  unknownProperties: PIPE_OPTIONS.forbidNonWhitelisted ? 'refuse' : 'strip',
+  exposeDefaultValues: PIPE_OPTIONS.transformOptions.exposeDefaultValues,
 };
 
 /**
