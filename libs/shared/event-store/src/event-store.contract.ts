@@ -137,6 +137,63 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
       });
     });
 
+    describe('aggregateStream', () => {
+      /** A fold that keeps the types it knows, in order, and sums their amounts. */
+      const ledger = {
+        initialState: () => ({ types: [] as string[], total: 0 }),
+        evolve: (
+          state: { types: string[]; total: number },
+          e: { type: string; amount: number },
+        ) => ({
+          types: [...state.types, e.type],
+          total: state.total + e.amount,
+        }),
+        asEvent: ({ type, data }: { type: string; data: unknown }) =>
+          type === 'Unknown' ? undefined : { type, amount: (data as { amount: number }).amount },
+      };
+
+      it('folds the whole stream in order, skipping what the fold does not know', async () => {
+        const stream = newStream();
+        await append(stream, [
+          event('Credited', { amount: 500 }),
+          event('Unknown', { amount: 1_000_000 }),
+          event('Debited', { amount: -200 }),
+        ]);
+        await append(stream, [event('Credited', { amount: 50 })]);
+
+        await expect(store.aggregateStream(stream, ledger)).resolves.toEqual({
+          state: { types: ['Credited', 'Debited', 'Credited'], total: 350 },
+          currentRevision: 3n,
+        });
+      });
+
+      it('gives the initial state and no revision for a missing stream', async () => {
+        await expect(store.aggregateStream(newStream(), ledger)).resolves.toEqual({
+          state: { types: [], total: 0 },
+          currentRevision: undefined,
+        });
+      });
+
+      it('agrees with folding what readStream reads', async () => {
+        const stream = newStream();
+        const amounts = Array.from({ length: 25 }, (_, i) => (i % 3) * 100 - 50);
+        await append(
+          stream,
+          amounts.map((amount, i) => event(i % 7 === 0 ? 'Unknown' : 'Moved', { amount })),
+        );
+        const read = await store.readStream(stream);
+        const folded = read.events.reduce((state, recorded) => {
+          const e = ledger.asEvent(recorded);
+          return e === undefined ? state : ledger.evolve(state, e);
+        }, ledger.initialState());
+
+        await expect(store.aggregateStream(stream, ledger)).resolves.toEqual({
+          state: folded,
+          currentRevision: read.currentRevision,
+        });
+      });
+    });
+
     describe('expected revision', () => {
       it('no_stream: creates the stream, then conflicts', async () => {
         const stream = newStream();

@@ -51,6 +51,25 @@ export interface ReadStreamResult<Type extends string = string, Data = unknown> 
   currentRevision: bigint | undefined;
 }
 
+/** An event as a fold needs it: its type and data. */
+export interface StoredFact {
+  type: string;
+  data: unknown;
+}
+
+export interface AggregateStreamOptions<State, Event> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  /** The fold's event for a stored one, or undefined to skip it (a type the fold does not know). */
+  asEvent: (stored: StoredFact) => Event | undefined;
+}
+
+export interface AggregateStreamResult<State> {
+  state: State;
+  /** undefined when the stream does not exist (`state` is then the initial state). */
+  currentRevision: bigint | undefined;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events after this checkpoint. null or absent: from the beginning. */
   after?: string | null;
@@ -73,6 +92,16 @@ export interface EventStore {
     streamName: string,
     options?: { fromRevision?: bigint; maxCount?: number },
   ): Promise<ReadStreamResult>;
+  /**
+   * Folds a whole stream into a state (after emmett's aggregateStream). What readStream would give
+   * folded, but an adapter may read only what the fold needs (the Postgres store reads each event's
+   * type and data, not its id, metadata, position and time): a payment read folds its stream on
+   * every GET.
+   */
+  aggregateStream<State, Event>(
+    streamName: string,
+    options: AggregateStreamOptions<State, Event>,
+  ): Promise<AggregateStreamResult<State>>;
   /**
    * Events of all streams in global order. A reader never skips an event committed late: an event
    * becomes visible only once every event ordered before it is visible too.

@@ -19,6 +19,8 @@ import {
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
 import {
+  type AggregateStreamOptions,
+  type AggregateStreamResult,
   ConcurrencyError,
   type AppendResult,
   type EventStore,
@@ -28,6 +30,7 @@ import {
   type ReadStreamResult,
   type RecordedEvent,
 } from './event-store';
+import { aggregateByReading } from './aggregate-stream';
 import { assertMaxCount, assertStreamName, matchesPrefixes, prepareEvents } from './prepare-events';
 
 export interface EventStoreDbEventStoreOptions {
@@ -132,6 +135,13 @@ export class EventStoreDbEventStore implements EventStore {
         ? last.revision
         : await this.currentRevision(streamName);
     return { events, currentRevision };
+  }
+
+  aggregateStream<State, Event>(
+    streamName: string,
+    options: AggregateStreamOptions<State, Event>,
+  ): Promise<AggregateStreamResult<State>> {
+    return aggregateByReading(this, streamName, options);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

@@ -179,6 +179,7 @@ function racedOnce(store: EventStore, competitor: () => Promise<void>): EventSto
 const delegateTo = (store: EventStore): EventStore => ({
   appendToStream: (...args) => store.appendToStream(...args),
   readStream: (...args) => store.readStream(...args),
+  aggregateStream: (...args) => store.aggregateStream(...args),
   readAll: (...args) => store.readAll(...args),
   waitForAppend: (...args) => store.waitForAppend(...args),
   close: () => store.close(),

@@ -1,6 +1,9 @@
+import { aggregateByReading } from './aggregate-stream';
 import {
   ConcurrencyError,
   DuplicateEventIdError,
+  type AggregateStreamOptions,
+  type AggregateStreamResult,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -100,6 +103,13 @@ export class InMemoryEventStore implements EventStore {
       events: stream.slice(from, to).map(toRecorded),
       currentRevision: BigInt(stream.length - 1),
     };
+  }
+
+  aggregateStream<State, Event>(
+    streamName: string,
+    options: AggregateStreamOptions<State, Event>,
+  ): Promise<AggregateStreamResult<State>> {
+    return aggregateByReading(this, streamName, options);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

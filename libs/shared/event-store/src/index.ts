@@ -1,5 +1,6 @@
 export * from './event-store';
 export { InMemoryEventStore } from './in-memory-event-store';
+export { foldFacts } from './aggregate-stream';
 export {
   PostgresEventStore,
   appendToStreamIn,
