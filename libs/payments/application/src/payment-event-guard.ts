@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '@xaalis/event-store';
+import type { RecordedEvent, StoredFact } from '@xaalis/event-store';
 import {
   PAYMENT_EVENT_TYPES,
   PAYMENT_STREAM_PREFIX,
@@ -7,10 +7,16 @@ import {
 
 const TYPES = new Set<string>(PAYMENT_EVENT_TYPES);
 
-/** A recorded event of a payment stream as the decider's event type; undefined for anything else. */
+/** A stored event of a payment stream as the decider's event type; undefined for another type. */
+export function paymentEventOf(stored: StoredFact): PaymentEvent | undefined {
+  return TYPES.has(stored.type)
+    ? ({ type: stored.type, data: stored.data } as PaymentEvent)
+    : undefined;
+}
+
+/** A recorded event as the decider's event type; undefined for anything else. */
 export function asPaymentEvent(recorded: RecordedEvent): PaymentEvent | undefined {
-  if (!recorded.streamName.startsWith(PAYMENT_STREAM_PREFIX) || !TYPES.has(recorded.type)) {
-    return undefined;
-  }
-  return { type: recorded.type, data: recorded.data } as PaymentEvent;
+  return recorded.streamName.startsWith(PAYMENT_STREAM_PREFIX)
+    ? paymentEventOf(recorded)
+    : undefined;
 }

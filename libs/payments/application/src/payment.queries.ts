@@ -4,17 +4,16 @@ import { EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { ProjectionRunner } from '@xaalis/database';
 import type { EventStore } from '@xaalis/event-store';
 import { requireCursor } from '@xaalis/http';
-import { fold, notFound, type Mode } from '@xaalis/kernel';
+import { notFound, type Mode } from '@xaalis/kernel';
 import {
   evolve,
   exists,
   initialState,
   paymentStream,
   type Payment,
-  type PaymentEvent,
   type PaymentStatus,
 } from '@xaalis/payments-domain';
-import { asPaymentEvent } from './payment-event-guard';
+import { paymentEventOf } from './payment-event-guard';
 import { PaymentCommands } from './payment.commands.service';
 import { PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
 
@@ -25,7 +24,7 @@ export interface PaymentListQuery {
 }
 
 /**
- * Reads of payments. One payment is read from its stream (one query, a handful of events): the
+ * Reads of payments. One payment is folded from its stream (one query, a handful of events): the
  * source of truth, so every caller reads its own writes without waiting for the read model, in
  * either event store. Lists come from the `payments` read model, brought up to date first.
  * Another merchant's or the other mode's payment is simply not found.
@@ -41,9 +40,11 @@ export class PaymentQueries {
 
   async find(paymentId: string): Promise<Payment | undefined> {
     if (!/^pay_[0-9A-Za-z]{20,40}$/.test(paymentId)) return undefined;
-    const { events } = await this.store.readStream(paymentStream(paymentId));
-    const history = events.map(asPaymentEvent).filter((e): e is PaymentEvent => e !== undefined);
-    const state = fold(evolve, initialState(), history);
+    const { state } = await this.store.aggregateStream(paymentStream(paymentId), {
+      initialState,
+      evolve,
+      asEvent: paymentEventOf,
+    });
     return exists(state) ? state : undefined;
   }
 
@@ -78,7 +79,13 @@ export class PaymentQueries {
                 AND ($4::text IS NULL OR id < $4)
               ORDER BY id DESC
               LIMIT $5`,
-      values: [merchantId, mode, query.status ?? null, query.startingAfter ?? null, query.limit + 1],
+      values: [
+        merchantId,
+        mode,
+        query.status ?? null,
+        query.startingAfter ?? null,
+        query.limit + 1,
+      ],
     });
     return rows.map((row) => row.state);
   }
