@@ -144,7 +144,7 @@ function toInstance(
       // No rule names it: it cannot stay (stripped, or the payload fails). Plain data is dropped
       // the same by both paths; anything else is left to the libraries.
       if (options.unknownProperties === 'refuse' || hasTransformRules(Class, key)) return UNSURE;
-      if (copyValue(value, undefined) === UNSURE) return UNSURE;
+      if (copyValue(value, undefined, options) === UNSURE) return UNSURE;
       continue;
     }
     const target = instance as Record<string, unknown>;
@@ -162,11 +162,7 @@ function toInstance(
 }
 
 /** class-transformer's `transform` of one value, in the cases plain JSON data can take. */
-function copyValue(
-  value: unknown,
-  type: unknown,
-  options: FastValidationOptions = { unknownProperties: 'strip', exposeDefaultValues: false },
-): unknown {
+function copyValue(value: unknown, type: unknown, options: FastValidationOptions): unknown {
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
     let unsure = false;
