@@ -4,6 +4,7 @@ export * from './checkpoint-store';
 export * from './forwarder';
 export * from './idempotent-consumer';
 export * from './integration-event-id';
+export * from './in-process/direct-request-handlers';
 export * from './in-process/in-process-broker';
 export * from './in-process/in-process-client';
 export * from './in-process/in-process-context';

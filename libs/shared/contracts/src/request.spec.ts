@@ -189,7 +189,7 @@ describe('request through a client that answers promises (ask)', () => {
     });
   });
 
-  it('is unavailable when no answer comes in time, and leaves no timer behind', async () => {
+  it('is unavailable when no answer comes in time, and leaves no timer behind either way', async () => {
     jest.useFakeTimers();
     try {
       const { client } = clientAsking(() => new Promise(() => undefined));
@@ -206,6 +206,12 @@ describe('request through a client that answers promises (ask)', () => {
         value: { available: 1, pending: 0 },
       }));
       await request(answered.client, PAYOUTS_BALANCE_GET, payload, { timeoutMs: 20 });
+      expect(jest.getTimerCount()).toBe(0);
+
+      const refused = clientAsking(() => Promise.reject('nobody'));
+      await expect(
+        request(refused.client, PAYOUTS_BALANCE_GET, payload, { timeoutMs: 20 }),
+      ).rejects.toMatchObject({ code: 'unavailable' });
       expect(jest.getTimerCount()).toBe(0);
     } finally {
       jest.useRealTimers();

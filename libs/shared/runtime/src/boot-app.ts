@@ -2,7 +2,13 @@ import { Module, type LoggerService, type LogLevel, type Type } from '@nestjs/co
 import type { XaalisConfig } from '@xaalis/config';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BusModule, busServerStrategy, type BusOptions } from '@xaalis/bus';
+import {
+  BusModule,
+  busServerStrategy,
+  directRequestHandlers,
+  InProcessServer,
+  type BusOptions,
+} from '@xaalis/bus';
 import type { AppName } from '@xaalis/contracts';
 import { configureHttpApp, createFastifyAdapter, setupOpenApi } from '@xaalis/http';
 import { CoreModule } from './core.module';
@@ -44,7 +50,11 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
   if (options.openApi) setupOpenApi(app);
   // The HTTP edge's global pipe and filter stay off the bus handlers: a payload is checked by
   // `reply()` against its contract, and an error is Nest's RPC error (see InProcessServer).
-  app.connectMicroservice(busServerStrategy(options.app, options.bus), { inheritAppConfig: false });
+  const bus = busServerStrategy(options.app, options.bus);
+  // In one process, a request handler with nothing around it is called as a plain method.
+  if (bus.strategy instanceof InProcessServer)
+    bus.strategy.callDirectly(directRequestHandlers(app));
+  app.connectMicroservice(bus, { inheritAppConfig: false });
   await app.startAllMicroservices();
   if (options.port !== undefined) await app.listen(options.port, options.host ?? '0.0.0.0');
   else await app.init();

@@ -1,5 +1,6 @@
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
+import type { DirectRequestHandler } from './direct-request-handlers';
 import type { BusReply, InProcessBroker } from './in-process-broker';
 import { InProcessContext } from './in-process-context';
 
@@ -14,6 +15,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   /** Event handler failures come back to us, so the broker can retry and report them. */
   override readonly propagatesEventHandlerErrors = true;
   private readonly registrations: Array<() => void> = [];
+  private direct: ReadonlyMap<string, DirectRequestHandler> = new Map();
 
   constructor(
     private readonly broker: InProcessBroker,
@@ -22,16 +24,28 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     super();
   }
 
+  /**
+   * Request handlers to call as plain methods (see `directRequestHandlers`); the patterns not in
+   * the map keep Nest's pipeline. Takes effect at `listen`.
+   */
+  callDirectly(handlers: ReadonlyMap<string, DirectRequestHandler>): void {
+    this.direct = handlers;
+  }
+
   listen(callback: (error?: unknown) => void): void {
     try {
       for (const [pattern, handler] of this.getHandlers()) {
+        const direct = this.direct.get(pattern);
         this.registrations.push(
           handler.isEventHandler
             ? this.broker.subscribe(pattern, this.group, (json) =>
                 this.handleEventJson(pattern, handler, json),
               )
             : this.broker.answer(pattern, this.group, (payload) =>
-                this.answerRequest(pattern, handler, payload),
+                this.answerRequest(
+                  direct ?? ((data) => handler(data, new InProcessContext([pattern, this.group]))),
+                  payload,
+                ),
               ),
         );
       }
@@ -55,21 +69,20 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 
   private async answerRequest(
-    pattern: string,
-    handler: MessageHandler,
+    handle: (payload: unknown) => unknown,
     payload: unknown,
   ): Promise<BusReply> {
-    const context = new InProcessContext([pattern, this.group]);
     try {
-      const result: unknown = await handler(payload, context);
+      const result: unknown = await handle(payload);
       // Our handlers answer a promise of the envelope; an Observable is the rarer case.
       const value = isObservable(result)
         ? await lastValueFrom(result, { defaultValue: null })
         : result;
       return { response: value ?? null };
     } catch (error) {
-      // Nest's RPC filter already turned exceptions into `{status, message}`; a bare Error
-      // (which would carry its stack to the caller) gets the same shape.
+      // Through Nest's pipeline, its RPC filter already turned exceptions into `{status,
+      // message}`; a bare Error (a direct handler's, or one that would carry its stack to the
+      // caller) gets the same shape.
       if (error instanceof Error) {
         this.logger.error(error);
         return { error: { status: 'error', message: 'Internal server error' } };
