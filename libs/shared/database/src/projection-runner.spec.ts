@@ -81,6 +81,22 @@ describe('ProjectionRunner', () => {
     expect(checkpoints.positions.get('merchant-counts')).toBe(first.position);
   });
 
+  it('walks the store through its own streams only', async () => {
+    const { store, checkpoints, runner } = setUp();
+    await store.appendToStream('merchant-a', created(1));
+    const last = await store.appendToStream('payment-x', created(3));
+    const pages = jest.spyOn(store, 'readAllPage');
+
+    await runner.runOnce();
+    await runner.catchUpTo(last.position);
+
+    expect(checkpoints.model.get('merchant-a')).toBe(1);
+    expect(pages).toHaveBeenCalled();
+    expect(pages.mock.calls.map(([options]) => options?.streamPrefixes)).toEqual(
+      pages.mock.calls.map(() => ['merchant-']),
+    );
+  });
+
   it('commits one transaction per batch', async () => {
     const { store, checkpoints, runner } = setUp({ batchSize: 2 });
     const last = await store.appendToStream('merchant-a', created(5));

@@ -71,6 +71,8 @@ type BatchOutcome = { busy: true } | { busy: false; read: number; position: stri
 export class ProjectionRunner {
   private readonly store: EventStore;
   private readonly projections: Projection[];
+  /** Every stream some projection of this runner follows. */
+  private readonly streamPrefixes: string[];
   private readonly checkpoints: CheckpointStore;
   private readonly batchSize: number;
   private readonly onError: (projection: string, error: unknown) => void;
@@ -92,6 +94,9 @@ export class ProjectionRunner {
   constructor(options: ProjectionRunnerOptions) {
     this.store = options.store;
     this.projections = options.projections;
+    this.streamPrefixes = [
+      ...new Set(this.projections.flatMap((projection) => projection.streamPrefixes)),
+    ];
     this.checkpoints = options.checkpoints ?? new PrismaCheckpointStore(options.prisma);
     this.batchSize = options.batchSize ?? 500;
     this.onError =
@@ -249,16 +254,21 @@ export class ProjectionRunner {
   }
 
   /**
-   * Moves the frontier to the last visible event (one walker at a time). A projection that was
-   * covered where a read began and finds none of its streams in it is covered to its end with no
-   * read of its own: most appends concern one projection, and the others then cost nothing.
+   * Moves the frontier to the last visible event (one walker at a time), reading only the events
+   * of this runner's streams. A projection that was covered where a read began and finds none of
+   * its streams in it is covered to its end with no read of its own: most appends concern one
+   * projection, and the others then cost nothing.
    */
   private walkFrontier(): Promise<void> {
     this.walking ??= (async () => {
       for (;;) {
         const from = this.frontier;
-        const events = await this.store.readAll({ after: from, maxCount: this.batchSize });
-        const last = events.at(-1)?.position ?? null;
+        // Only this runner's streams are read; the position still moves past the others.
+        const { events, position: last } = await this.store.readAllPage({
+          after: from,
+          maxCount: this.batchSize,
+          streamPrefixes: this.streamPrefixes,
+        });
         this.frontier = later(this.frontier, last);
         if (last !== null) {
           for (const projection of this.projections) {

@@ -52,7 +52,7 @@ describe('subscribe (catch-up subscription)', () => {
   });
 
   it('reads a burst of appends in few batches, spaced apart, and misses none of them', async () => {
-    const reads = jest.spyOn(store, 'readAll');
+    const reads = jest.spyOn(store, 'readAllPage');
     const seen: string[] = [];
     start({ readSpacingMs: 100, onBatch: async (events) => void seen.push(...types(events)) });
     await sleep(150); // the first read, of nothing, is behind it
@@ -86,6 +86,7 @@ describe('subscribe (catch-up subscription)', () => {
     await appendTo('payment-1', 'P1');
     await appendTo('merchant-2', 'M2');
     const { position: last } = await appendTo('payout-1', 'X');
+    const reads = jest.spyOn(store, 'readAllPage');
     const seen: string[] = [];
 
     const sub = start({
@@ -95,6 +96,10 @@ describe('subscribe (catch-up subscription)', () => {
 
     await until(() => sub.position === last);
     expect(seen).toEqual(['M1', 'M2']);
+    // The store filters: the other streams' events are never read here.
+    expect(reads.mock.calls.map(([options]) => options?.streamPrefixes)).toEqual(
+      reads.mock.calls.map(() => ['merchant-']),
+    );
   });
 
   it('offers a failed batch again after a backoff, never skipping it, and logs each failure', async () => {
@@ -125,7 +130,7 @@ describe('subscribe (catch-up subscription)', () => {
   it('retries a failing read the same way', async () => {
     await appendTo('payment-1', 'A');
     jest
-      .spyOn(store, 'readAll')
+      .spyOn(store, 'readAllPage')
       .mockRejectedValueOnce(new Error('connection reset'))
       .mockRejectedValueOnce(new Error('connection reset'));
     const seen: string[] = [];

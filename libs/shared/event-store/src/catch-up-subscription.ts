@@ -1,5 +1,4 @@
-import type { EventStore, RecordedEvent } from './event-store';
-import { matchesPrefixes } from './prepare-events';
+import type { EventStore, ReadAllPage, RecordedEvent } from './event-store';
 import { ReadPacer, sleep } from './read-pacer';
 
 export interface SubscriptionLogger {
@@ -44,11 +43,9 @@ export interface Subscription {
  * A catch-up subscription: read a batch after the checkpoint, hand it to onBatch, advance, and
  * when caught up sleep in waitForAppend until something is appended.
  *
- * The prefixes are applied here rather than passed to readAll: when a filtered read comes back
- * empty we would not know how far the store had been scanned, so the checkpoint could not move
- * past the other streams' events and waitForAppend (which sees those) would wake at once, again
- * and again. Reading everything costs the bytes of the skipped events, and keeps the position at
- * the head of the store.
+ * The prefixes go to the store (readAllPage), which also says how far it scanned: the position
+ * moves past the other streams' events without reading them, so waitForAppend (which sees those)
+ * starts at the head and does not wake at once, again and again.
  */
 export function subscribe(store: EventStore, options: SubscribeOptions): Subscription {
   const batchSize = options.batchSize ?? 100;
@@ -104,26 +101,25 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
         );
         if (!waited) return;
       }
-      let batch: RecordedEvent[] = [];
+      let page: ReadAllPage = { events: [], position };
       const read = await untilDone(`reading after ${position ?? 'the start'}`, async () => {
         pacer.reading();
-        batch = await store.readAll({ after: position, maxCount: batchSize });
+        page = await store.readAllPage({
+          after: position,
+          maxCount: batchSize,
+          streamPrefixes: options.streamPrefixes,
+        });
       });
       if (!read) return;
+      const batch = page.events;
       caughtUp = batch.length < batchSize;
-      if (batch.length === 0) continue;
-
-      const matching = batch.filter((event) =>
-        matchesPrefixes(event.streamName, options.streamPrefixes),
-      );
-      if (matching.length > 0) {
-        const first = matching[0]!.position;
-        const handled = await untilDone(`handling the batch from ${first}`, () =>
-          options.onBatch(matching),
+      if (batch.length > 0) {
+        const handled = await untilDone(`handling the batch from ${batch[0]!.position}`, () =>
+          options.onBatch(batch),
         );
         if (!handled) return;
       }
-      position = batch[batch.length - 1]!.position;
+      position = page.position;
     }
   }
 

@@ -429,6 +429,69 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
       });
     });
 
+    describe('readAllPage', () => {
+      /** A category's events: `start`, a merchant's, then two payments'; all readable. */
+      async function merchantAmongPayments() {
+        const category = newCategory();
+        const start = await append(`${category}start`, [event('Start')]);
+        await append(`${category}mer-1`, [event('M1')]);
+        await append(`${category}pay-1`, [event('P1')]);
+        const last = await append(`${category}pay-2`, [event('P2')]);
+        await readAllEventually(store, { streamPrefixes: [category] }, 4);
+        return { category, after: start.position, last: last.position };
+      }
+
+      it('returns what readAll returns, and a position past the other streams’ events', async () => {
+        const { category, after, last } = await merchantAmongPayments();
+        const options = { after, streamPrefixes: [`${category}mer-`], maxCount: 10 };
+
+        const page = await store.readAllPage(options);
+
+        expect(page.events).toEqual(await store.readAll(options));
+        expect(page.events.map((e) => e.type)).toEqual(['M1']);
+        expect(page.position! >= last).toBe(true);
+        await expect(
+          store.readAll({ after: page.position, streamPrefixes: [category] }),
+        ).resolves.toEqual([]);
+      });
+
+      it('ends a full page at its last event, and the next page goes on from there', async () => {
+        const { category, after, last } = await merchantAmongPayments();
+        const payments = { streamPrefixes: [`${category}pay-`], maxCount: 1 };
+
+        const first = await store.readAllPage({ ...payments, after });
+        const second = await store.readAllPage({ ...payments, after: first.position });
+
+        expect(first.events.map((e) => e.type)).toEqual(['P1']);
+        expect(first.position).toBe(first.events[0]!.position);
+        expect(second.events.map((e) => e.type)).toEqual(['P2']);
+        expect(second.position).toBe(last);
+      });
+
+      it('moves past everything readable when nothing matches, and never back', async () => {
+        const { category, after, last } = await merchantAmongPayments();
+        const nothing = { streamPrefixes: [`${category}nothing-`] };
+
+        const page = await store.readAllPage({ ...nothing, after });
+        const later = await store.readAllPage({ ...nothing, after: page.position });
+
+        expect(page.events).toEqual([]);
+        expect(page.position! >= last).toBe(true);
+        expect(later.events).toEqual([]);
+        expect(later.position! >= page.position!).toBe(true);
+      });
+
+      it('pages every stream alike without prefixes', async () => {
+        const { after } = await merchantAmongPayments();
+
+        const page = await store.readAllPage({ after, maxCount: 2 });
+
+        expect(page.events).toEqual(await store.readAll({ after, maxCount: 2 }));
+        expect(page.events.map((e) => e.type)).toEqual(['M1', 'P1']);
+        expect(page.position).toBe(page.events[1]!.position);
+      });
+    });
+
     describe('waitForAppend', () => {
       it('resolves at once when an event after the checkpoint is there already', async () => {
         const stream = newStream();

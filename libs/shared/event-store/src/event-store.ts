@@ -78,6 +78,17 @@ export interface ReadAllOptions {
   streamPrefixes?: string[];
 }
 
+/** A page of readAll, and where the next one starts. */
+export interface ReadAllPage {
+  events: RecordedEvent[];
+  /**
+   * The next page's `after`: the last event returned when the page is full (`maxCount`), else as
+   * far as the read could see, past the other streams' events too. Never before the `after` read
+   * from; null only when that was null and nothing was visible.
+   */
+  position: string | null;
+}
+
 export interface EventStore {
   /**
    * Appends a non-empty batch atomically. `expectedRevision` defaults to `'any'`; a mismatch
@@ -107,6 +118,12 @@ export interface EventStore {
    * becomes visible only once every event ordered before it is visible too.
    */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * readAll for a reader of some streams: the page, and how far the store was scanned to make it.
+   * Such a reader (a merchant projection, while payments are created by the thousand) moves past
+   * the other streams' events without reading them, and its next wait starts at the head.
+   */
+  readAllPage(options?: ReadAllOptions): Promise<ReadAllPage>;
   /**
    * Resolves once an append may have happened after `after`, or after `timeoutMs`, whichever is
    * first (or at once if `signal` aborts). Lets subscriptions sleep without polling hard.

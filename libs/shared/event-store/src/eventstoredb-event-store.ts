@@ -27,6 +27,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadAllPage,
   type ReadStreamResult,
   type RecordedEvent,
 } from './event-store';
@@ -145,6 +146,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return (await this.readAllPage(options)).events;
+  }
+
+  async readAllPage(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     assertMaxCount(options.maxCount);
     const maxCount = options.maxCount ?? Infinity;
     const result: RecordedEvent[] = [];
@@ -176,7 +181,7 @@ export class EventStoreDbEventStore implements EventStore {
       if (page.length < this.pageSize || lastPosition === undefined) break;
       from = lastPosition;
     }
-    return result;
+    return { events: result, position: seen };
   }
 
   /** A subscription to $all from `after` that ends at the first user event past it. */

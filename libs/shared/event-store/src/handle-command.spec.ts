@@ -181,6 +181,7 @@ const delegateTo = (store: EventStore): EventStore => ({
   readStream: (...args) => store.readStream(...args),
   aggregateStream: (...args) => store.aggregateStream(...args),
   readAll: (...args) => store.readAll(...args),
+  readAllPage: (...args) => store.readAllPage(...args),
   waitForAppend: (...args) => store.waitForAppend(...args),
   close: () => store.close(),
 });

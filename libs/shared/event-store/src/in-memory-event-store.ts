@@ -9,6 +9,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadAllPage,
   type ReadStreamResult,
   type RecordedEvent,
 } from './event-store';
@@ -113,17 +114,22 @@ export class InMemoryEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return (await this.readAllPage(options)).events;
+  }
+
+  async readAllPage(options: ReadAllOptions = {}): Promise<ReadAllPage> {
     assertMaxCount(options.maxCount);
     const after = options.after ?? null;
     const maxCount = options.maxCount ?? Infinity;
-    const result: RecordedEvent[] = [];
+    const events: RecordedEvent[] = [];
+    let position = after;
     for (const event of this.all) {
-      if (result.length >= maxCount) break;
+      if (events.length >= maxCount) break;
       if (after !== null && event.position <= after) continue;
-      if (!matchesPrefixes(event.streamName, options.streamPrefixes)) continue;
-      result.push(toRecorded(event));
+      position = event.position;
+      if (matchesPrefixes(event.streamName, options.streamPrefixes)) events.push(toRecorded(event));
     }
-    return result;
+    return { events, position };
   }
 
   waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {

@@ -8,6 +8,7 @@ import type {
   ExpectedRevision,
   NewEvent,
   ReadAllOptions,
+  ReadAllPage,
   ReadStreamResult,
   RecordedEvent,
 } from './event-store';
@@ -119,6 +120,17 @@ export const READ_ALL_PREFIXED_SQL = `SELECT ${MESSAGE_COLUMNS} FROM es_messages
   WHERE ${READ_ALL_WHERE} AND m.stream_name ^@ ANY($4::text[])
   ORDER BY m.transaction_id, m.global_position
   LIMIT $3`;
+
+// A page of a prefixed readAll, with `head`: the last row the xmin guard lets through, of any
+// stream, in the same snapshot. A page that is not full has every matching row up to it. The
+// head is a backward step of the global-order index; one row comes back even for an empty page.
+export const READ_ALL_PAGE_PREFIXED_SQL = `SELECT
+    (SELECT ${POSITION_SQL} FROM es_messages
+      WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY transaction_id DESC, global_position DESC LIMIT 1) AS head,
+    page.*
+  FROM (SELECT) AS one
+  LEFT JOIN LATERAL (${READ_ALL_PREFIXED_SQL}) AS page ON true`;
 
 // readable: readAll would return something after the checkpoint now. pending: committed rows
 // after it that the xmin guard still holds back. Each is the first such row in index order, not an
@@ -234,6 +246,33 @@ export class PostgresEventStore implements EventStore {
       values,
     });
     return rows.map(toRecorded);
+  }
+
+  async readAllPage(options: ReadAllOptions = {}): Promise<ReadAllPage> {
+    const after = options.after ?? null;
+    if (options.streamPrefixes === undefined) {
+      // Every visible row after `after` is read: a short page ends at the head.
+      const events = await this.readAll(options);
+      return { events, position: events.at(-1)?.position ?? after };
+    }
+    assertMaxCount(options.maxCount);
+    const [transactionId, globalPosition] = parsePosition(after);
+    const maxCount = options.maxCount ?? null;
+    const { rows } = await this.pool.query<
+      { head: string | null } & (MessageRow | { [Column in keyof MessageRow]: null })
+    >({
+      name: 'es_read_all_page_prefixed',
+      text: READ_ALL_PAGE_PREFIXED_SQL,
+      values: [transactionId, globalPosition, maxCount, options.streamPrefixes],
+    });
+    const events: RecordedEvent[] = [];
+    for (const row of rows) if (row.position !== null) events.push(toRecorded(row));
+    const full = maxCount !== null && events.length === maxCount;
+    const reached = full ? events.at(-1)!.position : rows[0]!.head;
+    return {
+      events,
+      position: after === null || (reached !== null && reached > after) ? reached : after,
+    };
   }
 
   /**
