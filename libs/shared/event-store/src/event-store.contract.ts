@@ -481,6 +481,18 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
         expect(later.position! >= page.position!).toBe(true);
       });
 
+      it('reads nothing and stays where it was with maxCount 0', async () => {
+        const { category, after } = await merchantAmongPayments();
+
+        await expect(
+          store.readAllPage({ after, maxCount: 0, streamPrefixes: [category] }),
+        ).resolves.toEqual({ events: [], position: after });
+        await expect(store.readAllPage({ after, maxCount: 0 })).resolves.toEqual({
+          events: [],
+          position: after,
+        });
+      });
+
       it('pages every stream alike without prefixes', async () => {
         const { after } = await merchantAmongPayments();
 

@@ -256,6 +256,8 @@ export class PostgresEventStore implements EventStore {
       return { events, position: events.at(-1)?.position ?? after };
     }
     assertMaxCount(options.maxCount);
+    // Nothing read is nothing scanned.
+    if (options.maxCount === 0) return { events: [], position: after };
     const [transactionId, globalPosition] = parsePosition(after);
     const maxCount = options.maxCount ?? null;
     const { rows } = await this.pool.query<
