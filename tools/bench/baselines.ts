@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
-import { httpGet } from './http-load';
+import { httpLoad } from './http-load';
 import type { Subject } from './measure';
 
 /**
@@ -104,11 +104,7 @@ export async function rawHttpPg(
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/`;
   return {
-    subject: {
-      name: 'raw node:http + pg',
-      op: () => httpGet(url),
-      options: { durationMs, concurrency },
-    },
+    subject: httpLoad('raw node:http + pg', { method: 'GET', url }, { durationMs, concurrency }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

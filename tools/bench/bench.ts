@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const pool = createPool(db.url, { applicationName: 'xaalis-bench-raw', max: SERVICE_POOL_SIZE });
   let interrupted = false;
   const cleanUp = async () => {
-    closeHttpLoad();
+    await closeHttpLoad();
     await pool.end().catch(() => undefined);
     await db.drop();
   };

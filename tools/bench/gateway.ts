@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedService } from '@xaalis/app-embedded';
 import { loadConfig, type XaalisConfig } from '@xaalis/config';
 import { randomToken } from '@xaalis/kernel';
-import { httpGet } from './http-load';
+import { httpGet, httpLoad } from './http-load';
 import type { Subject } from './measure';
 
 export interface EmbeddedStack {
@@ -121,11 +121,7 @@ export async function getAccount(
   if (first.object !== 'account' || first.name !== 'Bench shop') {
     throw new Error(`GET /v1/account answered ${JSON.stringify(first)}`);
   }
-  return {
-    name: 'GET /v1/account',
-    op: () => httpGet(url, headers),
-    options: { durationMs, concurrency },
-  };
+  return httpLoad('GET /v1/account', { method: 'GET', url, headers }, { durationMs, concurrency });
 }
 
 /** One call that must answer 2xx, else it throws with the answer. */

@@ -32,12 +32,23 @@ export interface MeasureOptions {
   unitsPerOp?: number;
 }
 
-/** One thing to measure: `op` is called in a loop, and must throw on a wrong answer. */
-export interface Subject {
+/**
+ * `concurrency` closed loops of a subject's operation for `durationMs`: every operation's latency
+ * (ms) and the seconds they took. Rejects at the first wrong answer, every loop stopped.
+ */
+export type Loops = (
+  concurrency: number,
+  durationMs: number,
+) => Promise<{ latencies: number[]; seconds: number }>;
+
+/**
+ * One thing to measure: either `op`, called in loops on this thread (it must throw on a wrong
+ * answer), or `loops` run elsewhere (the HTTP load thread of `http-load.ts`).
+ */
+export type Subject = {
   name: string;
-  op: () => Promise<unknown>;
   options: MeasureOptions;
-}
+} & ({ op: () => Promise<unknown>; loops?: never } | { loops: Loops; op?: never });
 
 /** Latencies and time of the measured part of one or more rounds. */
 interface Samples {
@@ -88,16 +99,23 @@ async function runRound(
   durationMs: number,
   warmupMs: number,
 ): Promise<Omit<Samples, 'roundRates'>> {
-  const { op } = subject;
+  const run = subject.loops ?? inThreadLoops(subject.op);
   const concurrency = subject.options.concurrency ?? 1;
-  await loops(concurrency, performance.now() + warmupMs, op);
-  const latencies: number[] = [];
+  await run(concurrency, warmupMs);
+  // The whole process's CPU: a load thread's share is counted too.
   const cpu = process.cpuUsage();
-  const start = performance.now();
-  await loops(concurrency, start + durationMs, op, latencies);
-  const seconds = (performance.now() - start) / 1000;
+  const { latencies, seconds } = await run(concurrency, durationMs);
   const { user, system } = process.cpuUsage(cpu);
   return { latencies, seconds, cpuMs: (user + system) / 1000 };
+}
+
+function inThreadLoops(op: () => Promise<unknown>): Loops {
+  return async (concurrency, durationMs) => {
+    const latencies: number[] = [];
+    const start = performance.now();
+    await loops(concurrency, start + durationMs, op, latencies);
+    return { latencies, seconds: (performance.now() - start) / 1000 };
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import { httpGet, httpPostJson } from './http-load';
+import { httpGet, httpLoad, httpPostJson } from './http-load';
 import type { Subject } from './measure';
 
 /** What a merchant's checkout sends: amount, reference, description, customer, metadata. */
@@ -15,26 +14,25 @@ const CREATE_BODY = {
 /**
  * `POST /v1/payments` as merchants call it. With `idempotencyKey`, each call sends a fresh key
  * (the usual integration: one key per order), which adds the idempotency record's own writes.
+ * Every answer must be a new payment awaiting its method.
  */
 export function createPayment(
   baseUrl: string,
   secretKey: string,
   options: { durationMs: number; concurrency: number; idempotencyKey: boolean },
 ): Subject {
-  const url = `${baseUrl}/v1/payments`;
-  const body = JSON.stringify(CREATE_BODY);
-  return {
-    name: options.idempotencyKey ? 'POST /v1/payments (idempotency-key)' : 'POST /v1/payments',
-    op: async () => {
-      const headers: Record<string, string> = { authorization: `Bearer ${secretKey}` };
-      if (options.idempotencyKey) headers['idempotency-key'] = randomBytes(12).toString('hex');
-      const created = JSON.parse(await httpPostJson(url, body, headers)) as { status?: string };
-      if (created.status !== 'requires_payment_method') {
-        throw new Error(`POST /v1/payments answered ${JSON.stringify(created)}`);
-      }
+  return httpLoad(
+    options.idempotencyKey ? 'POST /v1/payments (idempotency-key)' : 'POST /v1/payments',
+    {
+      method: 'POST',
+      url: `${baseUrl}/v1/payments`,
+      headers: { authorization: `Bearer ${secretKey}` },
+      body: JSON.stringify(CREATE_BODY),
+      freshIdempotencyKey: options.idempotencyKey,
+      expectFields: { status: 'requires_payment_method' },
     },
-    options: { durationMs: options.durationMs, concurrency: options.concurrency },
-  };
+    { durationMs: options.durationMs, concurrency: options.concurrency },
+  );
 }
 
 /**
@@ -59,7 +57,7 @@ export async function readPayment(
     throw new Error(`GET ${url} answered ${JSON.stringify(first)}`);
   }
   return {
-    subject: { name: 'GET /v1/payments/{id}', op: () => httpGet(url, headers), options },
+    subject: httpLoad('GET /v1/payments/{id}', { method: 'GET', url, headers }, options),
     object: first,
   };
 }
