@@ -18,6 +18,7 @@ import {
   POSITION_SQL,
   type Queryable,
 } from './postgres-append';
+import { FirstAppends } from './postgres-first-appends';
 import { assertMaxCount, assertStreamName, prepareEvents } from './prepare-events';
 
 export { formatPosition, type Queryable } from './postgres-append';
@@ -156,8 +157,13 @@ export class PostgresEventStore implements EventStore {
   private announcing: Promise<void> | undefined;
   private lastNotifiedAt = 0;
 
+  /** New streams' first events, written together (group commit). */
+  private readonly firstAppends: FirstAppends;
+
   /** The pool stays the caller's: close() does not end it. */
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Pool) {
+    this.firstAppends = new FirstAppends(pool);
+  }
 
   async appendToStream(
     streamName: string,
@@ -165,12 +171,11 @@ export class PostgresEventStore implements EventStore {
     options: { expectedRevision?: ExpectedRevision } = {},
   ): Promise<AppendResult> {
     const batch = prepareEvents(streamName, events);
-    const result = await appendAutocommit(
-      this.pool,
-      streamName,
-      batch,
-      options.expectedRevision ?? 'any',
-    );
+    const expected = options.expectedRevision ?? 'any';
+    const result =
+      batch.length === 1 && expected === 'no_stream'
+        ? await this.firstAppends.append(streamName, batch[0]!)
+        : await appendAutocommit(this.pool, streamName, batch, expected);
     this.announce(result.position);
     return result;
   }
