@@ -246,6 +246,29 @@ describeWithPostgres('PostgresEventStore', () => {
       ).rejects.toThrow(TypeError);
     });
 
+    it('wakes at once, without looking at the table, after its own append past the checkpoint', async () => {
+      const { position: before } = await store.appendToStream(newStream(), [event('Read')]);
+      await store.appendToStream(newStream(), [event('Later')]);
+      const query = jest.spyOn(db.pool, 'query');
+      try {
+        expect(await elapsed(() => store.waitForAppend(before, 30_000))).toBeLessThan(1_000);
+        const looked = query.mock.calls.filter(
+          ([config]) => (config as unknown as QueryConfig).name === 'es_peek',
+        );
+        expect(looked).toHaveLength(0);
+        // With nothing of its own after the checkpoint it looks, and sleeps.
+        const { position: last } = await store.appendToStream(newStream(), [event('Last')]);
+        expect(await elapsed(() => store.waitForAppend(last, 300))).toBeGreaterThanOrEqual(250);
+        expect(
+          query.mock.calls.some(
+            ([config]) => (config as unknown as QueryConfig).name === 'es_peek',
+          ),
+        ).toBe(true);
+      } finally {
+        query.mockRestore();
+      }
+    });
+
     it('does not wake for the notification of an append it has already read past', async () => {
       await store.waitForAppend(null, 1_000); // opens the LISTEN connection
       await sleep(100);

@@ -156,6 +156,8 @@ export class PostgresEventStore implements EventStore {
   private unannounced: string | undefined;
   private announcing: Promise<void> | undefined;
   private lastNotifiedAt = 0;
+  /** The latest position this process appended (waitForAppend need not look for it). */
+  private lastAnnounced: string | undefined;
 
   /** New streams' first events, written together (group commit). */
   private readonly firstAppends: FirstAppends;
@@ -329,6 +331,12 @@ export class PostgresEventStore implements EventStore {
       const timer = setTimeout(finish, timeoutMs);
       signal?.addEventListener('abort', finish, { once: true });
       this.waiters.add(onAppend);
+      // Under load the usual case: this process appended after `after` while the caller read, so
+      // the look below would only find it again, one query per subscriber and round. (Its
+      // commit came first; if an older transaction still hides it, the caller reads nothing and
+      // waits again, as after any wake.)
+      if (this.lastAnnounced !== undefined) onAppend(this.lastAnnounced);
+      if (settled) return;
       this.listen().then(
         () => look(true),
         () => look(false),
@@ -353,6 +361,9 @@ export class PostgresEventStore implements EventStore {
    * needs to know that something after its checkpoint exists, not every append).
    */
   private announce(position: string): void {
+    if (this.lastAnnounced === undefined || position > this.lastAnnounced) {
+      this.lastAnnounced = position;
+    }
     this.wakeWaiters(position);
     if (this.unannounced === undefined || position > this.unannounced) this.unannounced = position;
     this.announcing ??= (async () => {
