@@ -176,13 +176,54 @@ describe('ProjectionRunner', () => {
     await runner.runOnce();
     const readsBefore = reads.length;
 
+    const pages = jest.spyOn(store, 'readAllPage');
     await store.appendToStream('merchant-b', created(2));
     await runner.runOnce();
 
-    // Its checkpoint was still at merchant-a's event; the read starts past the payments.
-    expect(reads.slice(readsBefore)[0]).toBe(foreign.position);
+    // Its checkpoint was still at merchant-a's event; the read starts past the payments (the
+    // walk's page, which the drain then takes rather than read again).
+    expect(pages.mock.calls[0]?.[0]?.after).toBe(foreign.position);
+    expect(reads.slice(readsBefore)).toEqual([]);
     expect(checkpoints.model.get('merchant-b')).toBe(2);
     expect(checkpoints.positions.get('merchant-counts')).not.toBe(own.position);
+  });
+
+  it('reads each event once per round: the drain takes the page the walk read', async () => {
+    const { store, checkpoints, runner } = setUp();
+    const pages = jest.spyOn(store, 'readAllPage');
+    await store.appendToStream('merchant-a', created(3));
+    await store.appendToStream('payment-x', created(2));
+    const last = await store.appendToStream('merchant-b', created(1));
+
+    await runner.runOnce();
+
+    // readAll reads through readAllPage in this store: one call is one read.
+    expect(pages).toHaveBeenCalledTimes(1);
+    expect(checkpoints.model.get('merchant-a')).toBe(3);
+    expect(checkpoints.model.get('merchant-b')).toBe(1);
+    expect(checkpoints.positions.get('merchant-counts')).toBe(last.position);
+  });
+
+  it('reads again when the walk read from elsewhere than the projection covered', async () => {
+    const { store, checkpoints, projection } = setUp();
+    const other: Projection = { ...merchantCounter(), name: 'other', streamPrefixes: ['payment-'] };
+    const runner = new ProjectionRunner({
+      store,
+      prisma: noPrisma,
+      projections: [projection, other],
+      checkpoints,
+      readSpacingMs: 0,
+      onError: () => undefined,
+    });
+    const pages = jest.spyOn(store, 'readAllPage');
+    await store.appendToStream('merchant-a', created(2));
+    await store.appendToStream('payment-x', created(1));
+
+    await runner.runOnce();
+
+    // Two projections: the walk reads both prefixes, each drain reads its own.
+    expect(pages).toHaveBeenCalledTimes(3);
+    expect(checkpoints.model.get('merchant-a')).toBe(2);
   });
 
   it('catchUpTo waits while another transaction holds the checkpoint', async () => {

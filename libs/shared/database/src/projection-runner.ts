@@ -84,6 +84,12 @@ export class ProjectionRunner {
 
   private frontier: string | null = null;
   private readonly covered = new Map<string, string | null>();
+  /**
+   * The last page the frontier walk read, kept for a runner of one projection: its drain reads
+   * the same page next (same start, same streams), and takes this one instead of reading and
+   * parsing every event a second time.
+   */
+  private walked: { after: string | null; events: RecordedEvent[] } | undefined;
   /** Work on one projection is serialised within this runner (other runners meet the row lock). */
   private readonly queues = new Map<string, Promise<unknown>>();
   private walking: Promise<void> | undefined;
@@ -270,6 +276,7 @@ export class ProjectionRunner {
           streamPrefixes: this.streamPrefixes,
         });
         this.frontier = later(this.frontier, last);
+        if (this.projections.length === 1) this.walked = { after: from, events };
         if (last !== null) {
           for (const projection of this.projections) {
             const covered = this.covered.get(projection.name) ?? null;
@@ -343,7 +350,17 @@ export class ProjectionRunner {
     this.covered.set(name, later(this.covered.get(name) ?? null, position));
   }
 
+  /**
+   * Events of the projection after `after`. The walk's page when it began there: the store never
+   * shows an event before one it has shown, so a read now would only add later events, which the
+   * next round reads.
+   */
   private read(projection: Projection, after: string | null): Promise<RecordedEvent[]> {
+    const walked = this.walked;
+    if (walked !== undefined && walked.after === after && walked.events.length > 0) {
+      this.walked = undefined;
+      return Promise.resolve(walked.events);
+    }
     return this.store.readAll({
       after,
       streamPrefixes: projection.streamPrefixes,
