@@ -64,27 +64,32 @@ export class FirstAppends {
 
   /** Appends `event` as revision 0 of `streamName`, which must not exist yet ('no_stream'). */
   append(streamName: string, event: PreparedEvent): Promise<AppendResult> {
-    return new Promise<AppendResult>((resolve) => {
-      this.queue.push({ streamName, event, settle: resolve });
-      if (!this.sending) this.send();
-    });
+    if (!this.sending) {
+      // Nothing on its way: this one goes at once, alone, its own promise handed back.
+      const result = this.alone({ streamName, event });
+      this.occupy(result);
+      return result;
+    }
+    return new Promise<AppendResult>((settle) => this.queue.push({ streamName, event, settle }));
   }
 
-  /** Sends what is waiting, then, when it is answered, what gathered meanwhile. */
-  private send(): void {
-    const batch = this.queue.splice(0, MAX_FIRST_APPENDS);
+  /** The lane is taken until `sent` is answered; then what gathered meanwhile goes. */
+  private occupy(sent: Promise<unknown>): void {
     this.sending = true;
-    const sent = batch.length === 1 ? this.sendAlone(batch[0]!) : this.insert(batch);
-    void sent.finally(() => {
+    const next = () => {
       this.sending = false;
-      if (this.queue.length > 0) this.send();
-    });
+      if (this.queue.length > 0) this.sendWaiting();
+    };
+    sent.then(next, next);
   }
 
-  private sendAlone(pending: Pending): Promise<unknown> {
-    const result = this.alone(pending);
-    pending.settle(result);
-    return result.catch(() => undefined);
+  private sendWaiting(): void {
+    const batch = this.queue.splice(0, MAX_FIRST_APPENDS);
+    if (batch.length > 1) return this.occupy(this.insert(batch));
+    const [pending] = batch;
+    const result = this.alone(pending!);
+    pending!.settle(result);
+    this.occupy(result);
   }
 
   private async insert(batch: Pending[]): Promise<void> {
@@ -114,7 +119,10 @@ export class FirstAppends {
   }
 
   /** The append on its own: what it answers without a batch. */
-  private alone({ streamName, event }: Pending): Promise<AppendResult> {
+  private alone({
+    streamName,
+    event,
+  }: Pick<Pending, 'streamName' | 'event'>): Promise<AppendResult> {
     return appendAutocommit(this.db, streamName, [event], 'no_stream');
   }
 }
