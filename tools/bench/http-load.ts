@@ -1,7 +1,10 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { sendChecked, type LoadRequest } from './http-request';
 import type { Loops, MeasureOptions, Subject } from './measure';
+
+export type { LoadRequest } from './http-request';
 
 /**
  * The HTTP load generator. Its closed loops run on a thread of their own
@@ -14,19 +17,6 @@ import type { Loops, MeasureOptions, Subject } from './measure';
  * `httpGet` and `httpPostJson` are for the few calls a bench makes before it measures (sign-up,
  * the first answer checked): they run here.
  */
-
-/** One request the load thread repeats, and what every answer must be. */
-export interface LoadRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  headers?: Record<string, string>;
-  /** A JSON body (POST). */
-  body?: string;
-  /** A new `Idempotency-Key` on every request: one key per order, as merchants send them. */
-  freshIdempotencyKey?: boolean;
-  /** Top-level fields every answer's JSON must hold, e.g. `{ status: 'requires_payment_method' }`. */
-  expectFields?: Record<string, string | number | boolean | null>;
-}
 
 /** What the main thread asks the load thread: `concurrency` closed loops for `durationMs`. */
 export interface LoadRun {
@@ -102,20 +92,7 @@ export async function closeHttpLoad(): Promise<void> {
 
 /** Resolves with the body of a 200; anything else rejects, so a wrong answer never counts. */
 export function httpGet(url: string, headers: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode === 200) resolve(body);
-        else reject(new Error(`GET ${url} answered ${res.statusCode}: ${body.slice(0, 300)}`));
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return sendChecked(agent, { method: 'GET', url, headers });
 }
 
 /** Resolves with the body of a 2xx to a JSON POST; anything else rejects. */
@@ -124,31 +101,5 @@ export function httpPostJson(
   body: string,
   headers: Record<string, string> = {},
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        agent,
-        method: 'POST',
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve(text);
-          else reject(new Error(`POST ${url} answered ${status}: ${text.slice(0, 300)}`));
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return sendChecked(agent, { method: 'POST', url, headers, body });
 }

@@ -109,7 +109,8 @@ async function runRound(
   return { latencies, seconds, cpuMs: (user + system) / 1000 };
 }
 
-function inThreadLoops(op: () => Promise<unknown>): Loops {
+/** `op` called in `concurrency` closed loops on the calling thread. */
+export function inThreadLoops(op: () => Promise<unknown>): Loops {
   return async (concurrency, durationMs) => {
     const latencies: number[] = [];
     const start = performance.now();
