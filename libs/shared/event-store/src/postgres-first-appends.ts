@@ -64,12 +64,8 @@ export class FirstAppends {
 
   /** Appends `event` as revision 0 of `streamName`, which must not exist yet ('no_stream'). */
   append(streamName: string, event: PreparedEvent): Promise<AppendResult> {
-    if (!this.sending) {
-      // Nothing on its way: this one goes at once, alone, its own promise handed back.
-      const result = this.alone({ streamName, event });
-      this.occupy(result);
-      return result;
-    }
+    // Nothing on its way: this one goes at once, alone, its own promise handed back.
+    if (!this.sending) return this.sendAlone({ streamName, event });
     return new Promise<AppendResult>((settle) => this.queue.push({ streamName, event, settle }));
   }
 
@@ -78,18 +74,18 @@ export class FirstAppends {
     this.sending = true;
     const next = () => {
       this.sending = false;
-      if (this.queue.length > 0) this.sendWaiting();
+      if (this.queue.length === 0) return;
+      const batch = this.queue.splice(0, MAX_FIRST_APPENDS);
+      if (batch.length > 1) this.occupy(this.insert(batch));
+      else batch[0]!.settle(this.sendAlone(batch[0]!));
     };
     sent.then(next, next);
   }
 
-  private sendWaiting(): void {
-    const batch = this.queue.splice(0, MAX_FIRST_APPENDS);
-    if (batch.length > 1) return this.occupy(this.insert(batch));
-    const [pending] = batch;
-    const result = this.alone(pending!);
-    pending!.settle(result);
+  private sendAlone(append: Pick<Pending, 'streamName' | 'event'>): Promise<AppendResult> {
+    const result = this.alone(append);
     this.occupy(result);
+    return result;
   }
 
   private async insert(batch: Pending[]): Promise<void> {
