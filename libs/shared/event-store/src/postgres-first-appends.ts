@@ -95,8 +95,10 @@ export class FirstAppends {
     }
     let rows: Array<{ stream_name: string; position: string }>;
     try {
+      const { name, text } = statementFor(batch.length);
       ({ rows } = await this.db.query<{ stream_name: string; position: string }>({
-        ...statementFor(batch.length),
+        name,
+        text,
         values,
       }));
     } catch {

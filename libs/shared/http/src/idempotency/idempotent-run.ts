@@ -34,7 +34,9 @@ export async function runIdempotently(
 
   const scope = scopeOf(request, key);
   const begun = await store.begin({
-    ...scope,
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    key: scope.key,
     operation: operationOf(request),
     requestHash: fingerprintOf(request),
   });
