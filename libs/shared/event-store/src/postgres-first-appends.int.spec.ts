@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { QueryConfig } from 'pg';
+import { watchedPool } from '@xaalis/pg-testing';
 import { ConcurrencyError, DuplicateEventIdError, type NewEvent } from './event-store';
 import { PostgresEventStore } from './postgres-event-store';
 import { MAX_FIRST_APPENDS } from './postgres-first-appends';
@@ -27,20 +27,14 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   beforeEach(() => {
     statements = [];
     failNextBatch = false;
-    // The real pool, watched: which statements ran, and a batch that fails before it reaches the
-    // server when a test asks (a connection lost, say).
-    const pool = db.pool;
-    const query = pool.query.bind(pool) as (config: QueryConfig) => Promise<unknown>;
-    const watched = Object.create(pool) as typeof pool;
-    watched.query = ((config: QueryConfig) => {
-      const name = config.name ?? config.text;
+    // A batch fails before it reaches the server when a test asks (a connection lost, say).
+    const watched = watchedPool(db.pool, (name) => {
       if (name !== 'es_notify') statements.push(name);
       if (failNextBatch && name.startsWith('es_append_first_x')) {
         failNextBatch = false;
-        return Promise.reject(new Error('Connection terminated unexpectedly'));
+        return new Error('Connection terminated unexpectedly');
       }
-      return query(config);
-    }) as typeof pool.query;
+    });
     store = new PostgresEventStore(watched);
   });
 

@@ -86,7 +86,9 @@ describe('GroupCommit', () => {
   it('sends each item of a failed batch alone, and each gets its own answer', async () => {
     const { group, sent } = lane();
     const first = group.submit('a');
-    const waiting = ['b', 'bad', 'c'].map((item) => group.submit(item).catch((e: Error) => e.message));
+    const waiting = ['b', 'bad', 'c'].map((item) =>
+      group.submit(item).catch((e: Error) => e.message),
+    );
     await flush();
     sent[0]!.answer();
     await flush();

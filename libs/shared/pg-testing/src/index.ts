@@ -1,2 +1,3 @@
 export * from './test-postgres';
 export * from './throwaway-database';
+export * from './watched-pool';

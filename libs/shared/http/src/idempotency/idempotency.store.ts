@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
-import type { Mode } from '@xaalis/kernel';
+import { GroupCommit, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
 import { HTTP_EDGE_OPTIONS, type HttpEdgeOptions } from '../http-edge.options';
 
@@ -24,6 +24,7 @@ export type BeginResult =
 
 interface StoredKey {
   operation: string;
+  lock_token: string | null;
   request_hash: string;
   state: 'running' | 'done';
   status_code: number | null;
@@ -34,26 +35,67 @@ interface StoredKey {
 /** A key can vanish (released) between our insert and our read; try again a few times. */
 const MAX_ATTEMPTS = 3;
 
+/** Claims, or completions, in one statement at most. */
+const MAX_GROUPED = 64;
+
+interface Claim extends IdempotentRequest {
+  lockToken: string;
+}
+
+interface Completion extends IdempotencyScope {
+  lockToken: string;
+  statusCode: number;
+  body: string;
+}
+
 /**
  * CONTRACT 3, durable in Postgres (migration 20261122000300_http). A key is claimed by an atomic
  * `INSERT … ON CONFLICT DO NOTHING`, so of any number of concurrent requests exactly one runs.
  * Times come from the database clock, shared by every gateway replica. The lock token makes
  * completion a no-op for a request whose lease another one took over after it stalled.
+ *
+ * Claims and completions are group-committed (`GroupCommit`): those made while one is on its way
+ * go together as one statement, rows in key order so that two replicas' batches cannot deadlock.
+ * A claim retried alone after a batch that committed finds its own lock token: it is ours.
+ * (A completion retried so finds the row done and says false: the outcome is stored all the same.)
  */
 @Injectable()
 export class IdempotencyStore {
+  private readonly claims: GroupCommit<Claim, boolean>;
+  private readonly completions: GroupCommit<Completion, boolean>;
+
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(HTTP_EDGE_OPTIONS)
     private readonly options: Pick<HttpEdgeOptions, 'idempotencyLeaseMs'>,
-  ) {}
+  ) {
+    this.claims = new GroupCommit({
+      alone: (claim) => this.claimAlone(claim),
+      together: (claims) => this.claimTogether(claims),
+      maxBatch: MAX_GROUPED,
+    });
+    this.completions = new GroupCommit({
+      alone: (completion) => this.completeAlone(completion),
+      together: (completions) => this.completeTogether(completions),
+      maxBatch: MAX_GROUPED,
+    });
+  }
 
   async begin(request: IdempotentRequest): Promise<BeginResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const claimed = await this.claim(request);
-      if (claimed) return { kind: 'started', lockToken: claimed };
+      const lockToken = randomUUID();
+      const claimed = await this.claims.submit({
+        merchantId: request.merchantId,
+        mode: request.mode,
+        key: request.key,
+        operation: request.operation,
+        requestHash: request.requestHash,
+        lockToken,
+      });
+      if (claimed) return { kind: 'started', lockToken };
       const stored = await this.read(request);
       if (!stored) continue;
+      if (stored.lock_token === lockToken) return { kind: 'started', lockToken };
       if (stored.operation !== request.operation || stored.request_hash !== request.requestHash) {
         return { kind: 'conflict', reason: 'other_request' };
       }
@@ -78,14 +120,14 @@ export class IdempotencyStore {
     statusCode: number,
     body: string,
   ): Promise<boolean> {
-    const result = await this.pool.query(
-      `UPDATE http_idempotency_keys
-          SET state = 'done', status_code = $5, response_body = $6, completed_at = now(),
-              lock_token = NULL, locked_until = NULL
-        WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND lock_token = $4 AND state = 'running'`,
-      [scope.merchantId, scope.mode, scope.key, lockToken, statusCode, body],
-    );
-    return result.rowCount === 1;
+    return this.completions.submit({
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      key: scope.key,
+      lockToken,
+      statusCode,
+      body,
+    });
   }
 
   /** Forgets a claim whose outcome must not be replayed (400, 401, 429, 5xx), so a retry runs. */
@@ -108,29 +150,100 @@ export class IdempotencyStore {
     return result.rowCount ?? 0;
   }
 
-  private async claim(request: IdempotentRequest): Promise<string | undefined> {
-    const lockToken = randomUUID();
-    const result = await this.pool.query(
-      `INSERT INTO http_idempotency_keys
-              (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
-       VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond')
-       ON CONFLICT (merchant_id, mode, key) DO NOTHING`,
-      [
-        request.merchantId,
-        request.mode,
-        request.key,
-        request.operation,
-        request.requestHash,
-        lockToken,
+  private async claimAlone(claim: Claim): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'idempotency_claim',
+      text: `INSERT INTO http_idempotency_keys
+                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
+             VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond')
+             ON CONFLICT (merchant_id, mode, key) DO NOTHING`,
+      values: [
+        claim.merchantId,
+        claim.mode,
+        claim.key,
+        claim.operation,
+        claim.requestHash,
+        claim.lockToken,
         this.options.idempotencyLeaseMs,
       ],
-    );
-    return result.rowCount === 1 ? lockToken : undefined;
+    });
+    return result.rowCount === 1;
+  }
+
+  /** Two claims of one key in a batch: the first inserted wins, as if they came one by one. */
+  private async claimTogether(claims: Claim[]): Promise<boolean[]> {
+    const { rows } = await this.pool.query<{ lock_token: string }>({
+      name: 'idempotency_claims',
+      text: `INSERT INTO http_idempotency_keys
+                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
+             SELECT merchant_id, mode, key, operation, request_hash, 'running', lock_token,
+                    now() + $7 * interval '1 millisecond'
+               FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[])
+                    AS r(merchant_id, mode, key, operation, request_hash, lock_token)
+              ORDER BY merchant_id, mode, key
+             ON CONFLICT (merchant_id, mode, key) DO NOTHING
+             RETURNING lock_token`,
+      values: [
+        claims.map((claim) => claim.merchantId),
+        claims.map((claim) => claim.mode),
+        claims.map((claim) => claim.key),
+        claims.map((claim) => claim.operation),
+        claims.map((claim) => claim.requestHash),
+        claims.map((claim) => claim.lockToken),
+        this.options.idempotencyLeaseMs,
+      ],
+    });
+    const claimed = new Set(rows.map((row) => row.lock_token));
+    return claims.map((claim) => claimed.has(claim.lockToken));
+  }
+
+  private async completeAlone(completion: Completion): Promise<boolean> {
+    const result = await this.pool.query({
+      name: 'idempotency_complete',
+      text: `UPDATE http_idempotency_keys
+                SET state = 'done', status_code = $5, response_body = $6, completed_at = now(),
+                    lock_token = NULL, locked_until = NULL
+              WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND lock_token = $4
+                AND state = 'running'`,
+      values: [
+        completion.merchantId,
+        completion.mode,
+        completion.key,
+        completion.lockToken,
+        completion.statusCode,
+        completion.body,
+      ],
+    });
+    return result.rowCount === 1;
+  }
+
+  private async completeTogether(completions: Completion[]): Promise<boolean[]> {
+    const { rows } = await this.pool.query<{ lock_token: string }>({
+      name: 'idempotency_completes',
+      text: `UPDATE http_idempotency_keys k
+                SET state = 'done', status_code = r.status_code, response_body = r.response_body,
+                    completed_at = now(), lock_token = NULL, locked_until = NULL
+               FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::int[], $6::text[])
+                    AS r(merchant_id, mode, key, lock_token, status_code, response_body)
+              WHERE k.merchant_id = r.merchant_id AND k.mode = r.mode AND k.key = r.key
+                AND k.lock_token = r.lock_token AND k.state = 'running'
+              RETURNING r.lock_token`,
+      values: [
+        completions.map((completion) => completion.merchantId),
+        completions.map((completion) => completion.mode),
+        completions.map((completion) => completion.key),
+        completions.map((completion) => completion.lockToken),
+        completions.map((completion) => completion.statusCode),
+        completions.map((completion) => completion.body),
+      ],
+    });
+    const completed = new Set(rows.map((row) => row.lock_token));
+    return completions.map((completion) => completed.has(completion.lockToken));
   }
 
   private async read(scope: IdempotencyScope): Promise<StoredKey | undefined> {
     const result = await this.pool.query<StoredKey>(
-      `SELECT operation, request_hash, state, status_code, response_body,
+      `SELECT operation, lock_token, request_hash, state, status_code, response_body,
               coalesce(locked_until <= now(), false) AS lease_expired
          FROM http_idempotency_keys
         WHERE merchant_id = $1 AND mode = $2 AND key = $3`,

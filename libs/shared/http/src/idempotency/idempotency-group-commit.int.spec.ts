@@ -1,0 +1,160 @@
+import { watchedPool, type WatchVerdict } from '@xaalis/pg-testing';
+import {
+  type TestDatabase,
+  createTestDatabase,
+  describeWithPostgres,
+} from '../test-support/test-postgres';
+import { IdempotencyStore, type BeginResult } from './idempotency.store';
+
+/**
+ * Group commit of the idempotency store's claims and completions: those made while one is on its
+ * way share the next statement, and each request still gets what it would have got alone.
+ */
+describeWithPostgres('IdempotencyStore group commit', () => {
+  let database: TestDatabase;
+  let statements: string[];
+  let verdicts: Map<string, WatchVerdict>;
+  let store: IdempotencyStore;
+  let keyNumber = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  beforeEach(() => {
+    statements = [];
+    verdicts = new Map();
+    const pool = watchedPool(database.pool, (name) => {
+      if (!name.startsWith('idempotency_')) return;
+      statements.push(name);
+      const verdict = verdicts.get(name);
+      verdicts.delete(name);
+      return verdict;
+    });
+    store = new IdempotencyStore(pool, { idempotencyLeaseMs: 60_000 });
+  });
+
+  const scopeOf = (key: string) => ({ merchantId: 'mer_group', mode: 'test' as const, key });
+  const freshKeys = (count: number) =>
+    Array.from({ length: count }, () => `group-${Date.now()}-${(keyNumber += 1)}`);
+  const begin = (key: string) =>
+    store.begin({ ...scopeOf(key), operation: 'POST /v1/payments', requestHash: `hash-${key}` });
+  const tokenOf = (begun: BeginResult): string => {
+    if (begun.kind !== 'started') throw new Error(`expected a claim, got ${JSON.stringify(begun)}`);
+    return begun.lockToken;
+  };
+
+  async function completeAll(keys: string[], tokens: string[]): Promise<boolean[]> {
+    return Promise.all(
+      keys.map((key, index) =>
+        store.complete(scopeOf(key), tokens[index]!, 201, JSON.stringify({ key })),
+      ),
+    );
+  }
+
+  async function expectReplays(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      expect(await begin(key)).toEqual({
+        kind: 'replay',
+        statusCode: 201,
+        body: JSON.stringify({ key }),
+      });
+    }
+  }
+
+  it('claims the keys begun meanwhile in one statement, and completes them in one', async () => {
+    const keys = freshKeys(10);
+
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+    expect(new Set(tokens).size).toBe(10);
+    expect(statements).toEqual(['idempotency_claim', 'idempotency_claims']);
+
+    statements = [];
+    expect(await completeAll(keys, tokens)).toEqual(Array(10).fill(true));
+    expect(statements).toEqual(['idempotency_complete', 'idempotency_completes']);
+    await expectReplays(keys);
+  });
+
+  it('gives a key begun twice in one batch to one request, the other told it is in progress', async () => {
+    const [first, twice, other] = freshKeys(3);
+
+    const [alone, a, b, c] = await Promise.all([
+      begin(first!),
+      begin(twice!),
+      begin(twice!),
+      begin(other!),
+    ]);
+
+    expect(statements.slice(0, 2)).toEqual(['idempotency_claim', 'idempotency_claims']);
+    expect([alone.kind, c.kind]).toEqual(['started', 'started']);
+    expect([a.kind, b.kind].sort()).toEqual(['conflict', 'started']);
+    expect([a, b].find((begun) => begun.kind === 'conflict')).toEqual({
+      kind: 'conflict',
+      reason: 'in_progress',
+    });
+  });
+
+  it('claims each key alone when the batch fails before reaching the server', async () => {
+    verdicts.set('idempotency_claims', new Error('Connection terminated unexpectedly'));
+    const keys = freshKeys(4);
+
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+
+    expect(statements).toEqual([
+      'idempotency_claim',
+      'idempotency_claims',
+      'idempotency_claim',
+      'idempotency_claim',
+      'idempotency_claim',
+    ]);
+    expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
+    await expectReplays(keys);
+  });
+
+  it('finds its own claim when a batch ran but its answer was lost, and owns the key', async () => {
+    verdicts.set('idempotency_claims', {
+      afterRunning: new Error('Connection terminated unexpectedly'),
+    });
+    const keys = freshKeys(4);
+
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+
+    // Retried alone, each claim met its own row: no request was told its key was in progress.
+    expect(statements.filter((name) => name === 'idempotency_claim')).toHaveLength(4);
+    expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
+    await expectReplays(keys);
+  });
+
+  it('completes each alone when a completion batch fails before reaching the server', async () => {
+    const keys = freshKeys(4);
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+    verdicts.set('idempotency_completes', new Error('Connection terminated unexpectedly'));
+    statements = [];
+
+    expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
+
+    expect(statements).toEqual([
+      'idempotency_complete',
+      'idempotency_completes',
+      'idempotency_complete',
+      'idempotency_complete',
+      'idempotency_complete',
+    ]);
+    await expectReplays(keys);
+  });
+
+  it('does not complete a key whose lock token is another, alone or in a batch', async () => {
+    const keys = freshKeys(3);
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+    const wrong = '00000000-0000-0000-0000-000000000000';
+
+    const results = await completeAll(keys, [tokens[0]!, wrong, tokens[2]!]);
+
+    expect(results).toEqual([true, false, true]);
+    expect(await begin(keys[1]!)).toEqual({ kind: 'conflict', reason: 'in_progress' });
+  });
+});
