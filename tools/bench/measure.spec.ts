@@ -1,4 +1,5 @@
-import { measure, measureInterleaved, percentile, type Subject } from './measure';
+import { Worker } from 'node:worker_threads';
+import { measure, measureInterleaved, percentile, untilIdle, type Subject } from './measure';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -69,5 +70,24 @@ describe('measure', () => {
     const atFailure = calls;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(calls).toBe(atFailure);
+  });
+});
+
+describe('untilIdle', () => {
+  it('waits while another thread of the process still works', async () => {
+    // Busy for 400 ms once running, then says so: like a subscriber finishing a round's work.
+    const worker = new Worker(
+      `const end = Date.now() + 400; while (Date.now() < end) {}
+       require('node:worker_threads').parentPort.postMessage('done');`,
+      { eval: true },
+    );
+    let done = false;
+    worker.on('message', () => (done = true));
+    await new Promise((resolve) => worker.once('online', resolve));
+
+    await untilIdle();
+
+    expect(done).toBe(true);
+    await worker.terminate();
   });
 });

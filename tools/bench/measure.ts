@@ -101,12 +101,35 @@ async function runRound(
 ): Promise<Omit<Samples, 'roundRates'>> {
   const run = subject.loops ?? inThreadLoops(subject.op);
   const concurrency = subject.options.concurrency ?? 1;
+  await untilIdle();
   await run(concurrency, warmupMs);
   // The whole process's CPU: a load thread's share is counted too.
   const cpu = process.cpuUsage();
   const { latencies, seconds } = await run(concurrency, durationMs);
   const { user, system } = process.cpuUsage(cpu);
   return { latencies, seconds, cpuMs: (user + system) / 1000 };
+}
+
+/** A window in which this process used less than a tenth of a CPU is idle. */
+const IDLE_WINDOW_MS = 50;
+const IDLE_SHARE = 0.1;
+const IDLE_WAIT_MAX_MS = 10_000;
+
+/**
+ * Waits until this process is idle: the service's subscribers have finished the work the last
+ * round left them (read models, forwarders), which would otherwise land on the next round, the
+ * baseline's or the next line's. A round then measures its own operations, with their background
+ * work included as far as it keeps up during the round. Gives up after 10 s.
+ */
+export async function untilIdle(): Promise<void> {
+  const deadline = performance.now() + IDLE_WAIT_MAX_MS;
+  while (performance.now() < deadline) {
+    const before = process.cpuUsage();
+    const start = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    const { user, system } = process.cpuUsage(before);
+    if ((user + system) / 1000 < IDLE_SHARE * (performance.now() - start)) return;
+  }
 }
 
 /** `op` called in `concurrency` closed loops on the calling thread. */
