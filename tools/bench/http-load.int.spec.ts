@@ -66,6 +66,24 @@ describe('httpLoad (the load thread)', () => {
     expect(keys.size).toBe(target.seen.length);
   });
 
+  it('sends to each of its urls in turn', async () => {
+    const target = await recordingServer(() => ({ status: 200, body: '{"object":"payment"}' }));
+    servers.push(target.server);
+    const urls = ['a', 'b', 'c'].map((id) => `${target.url}/${id}`);
+
+    await measure(
+      httpLoad(
+        'read',
+        { method: 'GET', url: urls[0]!, urls, expectFields: { object: 'payment' } },
+        { durationMs: 100, warmupMs: 0, concurrency: 1 },
+      ),
+    );
+
+    const paths = target.seen.map(({ request }) => request.url);
+    expect(paths.length).toBeGreaterThan(6);
+    expect(paths.slice(0, 6)).toEqual(['a', 'b', 'c', 'a', 'b', 'c'].map((id) => `/things/${id}`));
+  });
+
   it('sends no idempotency key unless asked', async () => {
     const target = await recordingServer(() => ({ status: 200, body: '{}' }));
     servers.push(target.server);

@@ -5,14 +5,14 @@
 import { Agent } from 'node:http';
 import { parentPort } from 'node:worker_threads';
 import type { LoadResult, LoadRun } from './http-load';
-import { sendChecked } from './http-request';
+import { checkedSender } from './http-request';
 import { inThreadLoops } from './measure';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 async function run({ id, request, concurrency, durationMs }: LoadRun): Promise<LoadResult> {
   try {
-    const { latencies, seconds } = await inThreadLoops(() => sendChecked(agent, request))(
+    const { latencies, seconds } = await inThreadLoops(checkedSender(agent, request))(
       concurrency,
       durationMs,
     );

@@ -10,6 +10,8 @@ import { type Agent, request as send } from 'node:http';
 export interface LoadRequest {
   method: 'GET' | 'POST';
   url: string;
+  /** Sent to in turn, one request each, instead of `url` alone: reads of many records. */
+  urls?: string[];
   headers?: Record<string, string>;
   /** A JSON body (POST). */
   body?: string;
@@ -19,8 +21,19 @@ export interface LoadRequest {
   expectFields?: Record<string, string | number | boolean | null>;
 }
 
+/** The operation of a load loop: `load` sent again and again, to each of its `urls` in turn. */
+export function checkedSender(agent: Agent, load: LoadRequest): () => Promise<string> {
+  const urls = load.urls ?? [load.url];
+  let next = 0;
+  return () => {
+    const url = urls[next]!;
+    next = (next + 1) % urls.length;
+    return sendChecked(agent, load, url);
+  };
+}
+
 /** Resolves with the body of a right answer; rejects with what was wrong with any other. */
-export function sendChecked(agent: Agent, load: LoadRequest): Promise<string> {
+export function sendChecked(agent: Agent, load: LoadRequest, url = load.url): Promise<string> {
   const headers: Record<string, string | number> = { ...load.headers };
   if (load.body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -28,14 +41,14 @@ export function sendChecked(agent: Agent, load: LoadRequest): Promise<string> {
   }
   if (load.freshIdempotencyKey) headers['idempotency-key'] = randomBytes(12).toString('hex');
   return new Promise((resolve, reject) => {
-    const req = send(load.url, { agent, method: load.method, headers }, (res) => {
+    const req = send(url, { agent, method: load.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         const wrong = wrongAnswer(load, res.statusCode ?? 0, text);
         if (wrong === undefined) resolve(text);
-        else reject(new Error(`${load.method} ${load.url} answered ${wrong}`));
+        else reject(new Error(`${load.method} ${url} answered ${wrong}`));
       });
       res.on('error', reject);
     });

@@ -35,9 +35,13 @@ export function createPayment(
   );
 }
 
+/** Payments the read line cycles through: reads of many records, as merchants' servers make. */
+export const READ_PAYMENTS = 200;
+
 /**
- * `GET /v1/payments/{id}` of one existing payment; the first answer is checked, and returned as
- * `object` for the raw baseline to serve the same bytes.
+ * `GET /v1/payments/{id}` of `READ_PAYMENTS` existing payments in turn; the first answer is
+ * checked, and returned as `object` for the raw baseline to serve the same bytes (its one row:
+ * a primary-key SELECT costs the same whichever row it finds).
  */
 export async function readPayment(
   baseUrl: string,
@@ -45,19 +49,27 @@ export async function readPayment(
   options: { durationMs: number; concurrency: number },
 ): Promise<{ subject: Subject; object: { id: string } & Record<string, unknown> }> {
   const headers = { authorization: `Bearer ${secretKey}` };
-  const created = JSON.parse(
-    await httpPostJson(`${baseUrl}/v1/payments`, JSON.stringify(CREATE_BODY), headers),
-  ) as { id: string };
-  const url = `${baseUrl}/v1/payments/${created.id}`;
-  const first = JSON.parse(await httpGet(url, headers)) as {
+  const urls: string[] = [];
+  for (let n = 0; n < READ_PAYMENTS; n += 1) {
+    const created = JSON.parse(
+      await httpPostJson(`${baseUrl}/v1/payments`, JSON.stringify(CREATE_BODY), headers),
+    ) as { id: string };
+    urls.push(`${baseUrl}/v1/payments/${created.id}`);
+  }
+  const first = JSON.parse(await httpGet(urls[0]!, headers)) as {
     id: string;
     amount?: number;
   } & Record<string, unknown>;
-  if (first.id !== created.id || first.amount !== CREATE_BODY.amount) {
-    throw new Error(`GET ${url} answered ${JSON.stringify(first)}`);
+  if (first.id !== urls[0]!.split('/').at(-1) || first.amount !== CREATE_BODY.amount) {
+    throw new Error(`GET ${urls[0]} answered ${JSON.stringify(first)}`);
   }
   return {
-    subject: httpLoad('GET /v1/payments/{id}', { method: 'GET', url, headers }, options),
+    subject: httpLoad(
+      'GET /v1/payments/{id}',
+      // Every answer must be a payment (a read of another record would fail the check).
+      { method: 'GET', url: urls[0]!, urls, headers, expectFields: { object: 'payment' } },
+      options,
+    ),
     object: first,
   };
 }

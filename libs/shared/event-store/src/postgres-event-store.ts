@@ -19,6 +19,7 @@ import {
   type Queryable,
 } from './postgres-append';
 import { FirstAppends } from './postgres-first-appends';
+import { StreamReads } from './postgres-stream-reads';
 import { assertMaxCount, assertStreamName, prepareEvents } from './prepare-events';
 
 export { formatPosition, type Queryable } from './postgres-append';
@@ -90,9 +91,6 @@ const READ_STREAM_TAIL_SQL = `SELECT ${STREAM_EVENT_COLUMNS} FROM es_messages
 
 // A fold needs each event's type and data only, and the last revision: one index range in order,
 // with none of the columns (id, metadata, position, time) that readStream parses.
-const AGGREGATE_STREAM_SQL = `SELECT message_type AS type, message_data AS data, stream_position
-  FROM es_messages WHERE stream_name = $1 ORDER BY stream_position`;
-
 // A bounded read, or a range past the end: the revision comes from its own lookup, in the same
 // statement so it is of the same snapshot. A stream exists when it has an event, and its revision
 // is its last event's (see the lean migration).
@@ -162,9 +160,13 @@ export class PostgresEventStore implements EventStore {
   /** New streams' first events, written together (group commit). */
   private readonly firstAppends: FirstAppends;
 
+  /** Whole streams read for a fold, the reads asked for meanwhile together. */
+  private readonly streamReads: StreamReads;
+
   /** The pool stays the caller's: close() does not end it. */
   constructor(private readonly pool: Pool) {
     this.firstAppends = new FirstAppends(pool);
+    this.streamReads = new StreamReads(pool);
   }
 
   async appendToStream(
@@ -224,15 +226,7 @@ export class PostgresEventStore implements EventStore {
     options: AggregateStreamOptions<State, Event>,
   ): Promise<AggregateStreamResult<State>> {
     assertStreamName(streamName);
-    const { rows } = await this.pool.query<{
-      type: string;
-      data: unknown;
-      stream_position: string;
-    }>({
-      name: 'es_aggregate_stream',
-      text: AGGREGATE_STREAM_SQL,
-      values: [streamName],
-    });
+    const rows = await this.streamReads.read(streamName);
     const last = rows.at(-1);
     return {
       state: foldFacts(rows, options),

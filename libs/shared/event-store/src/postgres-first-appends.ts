@@ -1,10 +1,10 @@
-import { GroupCommit } from '@xaalis/kernel';
+import { StatementBatcher } from '@xaalis/kernel';
 import type { AppendResult } from './event-store';
 import { appendAutocommit, POSITION_SQL, type Queryable } from './postgres-append';
 import type { PreparedEvent } from './prepare-events';
 
 /**
- * Group commit (`GroupCommit`) for the most frequent append there is: one event opening a new
+ * Group commit (`StatementBatcher`) for the most frequent append there is: one event opening a new
  * stream (a payment, a payout, an invoice created). The appends made while one is on its way go
  * together as one INSERT.
  *
@@ -51,10 +51,10 @@ function statementFor(count: number): { name: string; text: string } {
 }
 
 export class FirstAppends {
-  private readonly lane: GroupCommit<FirstAppend, AppendResult>;
+  private readonly lane: StatementBatcher<FirstAppend, AppendResult>;
 
   constructor(private readonly db: Queryable) {
-    this.lane = new GroupCommit({
+    this.lane = new StatementBatcher({
       alone: ({ streamName, event }) => appendAutocommit(db, streamName, [event], 'no_stream'),
       together: (appends) => this.insert(appends),
       maxBatch: MAX_FIRST_APPENDS,

@@ -8,4 +8,4 @@ export * from './validation-metadata-memo';
 export * from './records';
 export * from './bounded-map';
 export * from './fast-validation';
-export * from './group-commit';
+export * from './statement-batcher';

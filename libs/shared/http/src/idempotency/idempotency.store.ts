@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
-import { GroupCommit, type Mode } from '@xaalis/kernel';
+import { StatementBatcher, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
 import { HTTP_EDGE_OPTIONS, type HttpEdgeOptions } from '../http-edge.options';
 
@@ -54,27 +54,27 @@ interface Completion extends IdempotencyScope {
  * Times come from the database clock, shared by every gateway replica. The lock token makes
  * completion a no-op for a request whose lease another one took over after it stalled.
  *
- * Claims and completions are group-committed (`GroupCommit`): those made while one is on its way
+ * Claims and completions are group-committed (`StatementBatcher`): those made while one is on its way
  * go together as one statement, rows in key order so that two replicas' batches cannot deadlock.
  * A claim retried alone after a batch that committed finds its own lock token: it is ours.
  * (A completion retried so finds the row done and says false: the outcome is stored all the same.)
  */
 @Injectable()
 export class IdempotencyStore {
-  private readonly claims: GroupCommit<Claim, boolean>;
-  private readonly completions: GroupCommit<Completion, boolean>;
+  private readonly claims: StatementBatcher<Claim, boolean>;
+  private readonly completions: StatementBatcher<Completion, boolean>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(HTTP_EDGE_OPTIONS)
     private readonly options: Pick<HttpEdgeOptions, 'idempotencyLeaseMs'>,
   ) {
-    this.claims = new GroupCommit({
+    this.claims = new StatementBatcher({
       alone: (claim) => this.claimAlone(claim),
       together: (claims) => this.claimTogether(claims),
       maxBatch: MAX_GROUPED,
     });
-    this.completions = new GroupCommit({
+    this.completions = new StatementBatcher({
       alone: (completion) => this.completeAlone(completion),
       together: (completions) => this.completeTogether(completions),
       maxBatch: MAX_GROUPED,

@@ -1,8 +1,9 @@
 /**
- * Group commit for one kind of statement. One statement is on its way at a time; the items
- * submitted meanwhile wait for it and then go together as one statement: one round trip, one
- * commit, one WAL flush for all of them. An item with nothing on its way goes at once on its own,
- * so a lone caller waits for nobody.
+ * Batching for one kind of statement. One statement is on its way at a time; the items submitted
+ * meanwhile wait for it and then go together as one statement: one round trip (and for writes one
+ * commit, one WAL flush: group commit) for all of them. An item with nothing on its way goes at
+ * once on its own, so a lone caller waits for nobody. Every item is served by a statement sent
+ * after it was submitted, so a read sees every write that committed before it was asked for.
  *
  * A statement is all or nothing: when the one for a batch fails for any reason (a connection
  * lost, a value the database refuses, a deadlock with another process), each of its items is sent
@@ -12,7 +13,7 @@
  * Why one lane: two statements on their way at once made batches smaller and cost more CPU per
  * item (+17%, measured on payment creates); a lane is only held up by a statement that waits.
  */
-export interface GroupCommitOptions<Item, Result> {
+export interface StatementBatcherOptions<Item, Result> {
   /** One item in its own statement. */
   alone(item: Item): Promise<Result>;
   /** Two to `maxBatch` items in one statement; one result per item, in the items' order. */
@@ -26,7 +27,7 @@ interface Waiting<Item, Result> {
   settle: (result: Promise<Result>) => void;
 }
 
-export class GroupCommit<Item, Result> {
+export class StatementBatcher<Item, Result> {
   private readonly alone: (item: Item) => Promise<Result>;
   private readonly together: (items: Item[]) => Promise<Result[]>;
   private readonly maxBatch: number;
@@ -34,7 +35,7 @@ export class GroupCommit<Item, Result> {
   private queue: Array<Waiting<Item, Result>> = [];
   private sending = false;
 
-  constructor(options: GroupCommitOptions<Item, Result>) {
+  constructor(options: StatementBatcherOptions<Item, Result>) {
     if (!Number.isInteger(options.maxBatch) || options.maxBatch < 2) {
       throw new RangeError(`maxBatch must be an integer of at least 2, got ${options.maxBatch}`);
     }

@@ -1,11 +1,11 @@
-import { GroupCommit } from './group-commit';
+import { StatementBatcher } from './statement-batcher';
 
 /**
  * The lane's schedule, with statements that answer when the test says: what went alone, what went
  * together, and what each caller was answered. (Its use against Postgres is tested where it is
- * used: first appends, idempotency keys.)
+ * used: first appends, stream reads, idempotency keys.)
  */
-describe('GroupCommit', () => {
+describe('StatementBatcher', () => {
   interface Sent {
     items: string[];
     answer: (results?: string[]) => void;
@@ -22,7 +22,7 @@ describe('GroupCommit', () => {
           fail: reject,
         }),
       );
-    const group = new GroupCommit<string, string>({
+    const group = new StatementBatcher<string, string>({
       alone: async (item) => {
         if (item.startsWith('bad')) throw new Error(`${item} refused`);
         return (await send([item]))[0]!;
@@ -118,7 +118,7 @@ describe('GroupCommit', () => {
 
   it('refuses a maxBatch under 2', () => {
     expect(
-      () => new GroupCommit({ alone: async () => 1, together: async () => [], maxBatch: 1 }),
+      () => new StatementBatcher({ alone: async () => 1, together: async () => [], maxBatch: 1 }),
     ).toThrow('maxBatch must be an integer of at least 2, got 1');
   });
 });
