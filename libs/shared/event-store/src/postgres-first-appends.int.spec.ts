@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { watchedPool } from '@xaalis/pg-testing';
+import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import { ConcurrencyError, DuplicateEventIdError, type NewEvent } from './event-store';
 import { PostgresEventStore } from './postgres-event-store';
 import { MAX_FIRST_APPENDS } from './postgres-first-appends';
@@ -13,11 +13,11 @@ import { createTestDatabase, describeWithPostgres, type TestDatabase } from './t
 describeWithPostgres('Postgres group commit of first appends', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let statements: string[];
-  let failNextBatch: boolean;
+  let watch: StatementWatch;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    watch = watchStatements(db.pool, (name) => name !== 'es_notify');
   });
 
   afterAll(async () => {
@@ -25,17 +25,8 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   });
 
   beforeEach(() => {
-    statements = [];
-    failNextBatch = false;
-    // A batch fails before it reaches the server when a test asks (a connection lost, say).
-    const watched = watchedPool(db.pool, (name) => {
-      if (name !== 'es_notify') statements.push(name);
-      if (failNextBatch && name.startsWith('es_append_first_x')) {
-        failNextBatch = false;
-        return new Error('Connection terminated unexpectedly');
-      }
-    });
-    store = new PostgresEventStore(watched);
+    watch.clear();
+    store = new PostgresEventStore(watch.pool);
   });
 
   afterEach(async () => {
@@ -50,7 +41,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(statements).toEqual(['es_append_first', 'es_append_first_x19']);
+    expect(watch.statements).toEqual(['es_append_first', 'es_append_first_x19']);
     expect(results.every((result) => result.nextExpectedRevision === 0n)).toBe(true);
     // One transaction: every position differs, in the order the appends were made.
     const positions = results.map((result) => result.position);
@@ -68,7 +59,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   it('sends appends made one after the other each at once, with the one-row statement', async () => {
     await create(newStream());
     await create(newStream());
-    expect(statements).toEqual(['es_append_first', 'es_append_first']);
+    expect(watch.statements).toEqual(['es_append_first', 'es_append_first']);
   });
 
   it(`splits the appends waiting into statements of at most ${MAX_FIRST_APPENDS}`, async () => {
@@ -78,7 +69,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(statements).toEqual([
+    expect(watch.statements).toEqual([
       'es_append_first',
       `es_append_first_x${MAX_FIRST_APPENDS}`,
       `es_append_first_x${MAX_FIRST_APPENDS}`,
@@ -98,7 +89,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
     const stored = withId(event('Stored'));
     await create(newStream(), stored);
     const twice = newStream();
-    statements = [];
+    watch.clear();
 
     const outcomes = await Promise.allSettled([
       create(newStream()), // sent at once; the others wait for it, then go as one statement
@@ -111,7 +102,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(newStream()),
     ]);
 
-    expect(statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x7']);
+    expect(watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x7']);
     const [, first, exists, opened, openedAgain, duplicate, refused, last] = outcomes;
     expect(first).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
     expect(last).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
@@ -131,11 +122,12 @@ describeWithPostgres('Postgres group commit of first appends', () => {
 
   it('appends each on its own when the batch statement fails before the server answers', async () => {
     const streams = [newStream(), newStream(), newStream(), newStream()];
-    failNextBatch = true;
+    // A batch fails before it reaches the server (a connection lost, say).
+    watch.failNext('es_append_first_x', new Error('Connection terminated unexpectedly'));
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x3']);
+    expect(watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x3']);
     expect(results.map((result) => result.nextExpectedRevision)).toEqual([0n, 0n, 0n, 0n]);
     for (const stream of streams) expect((await store.readStream(stream)).currentRevision).toBe(0n);
   });
@@ -148,7 +140,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(stream, created),
       create(newStream()),
     ]);
-    expect(statements).toEqual(['es_append_first', 'es_append_first_x2']);
+    expect(watch.statements).toEqual(['es_append_first', 'es_append_first_x2']);
 
     const [, retried] = await Promise.all([
       create(newStream()),

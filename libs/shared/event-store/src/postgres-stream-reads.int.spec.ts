@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { watchedPool, type WatchVerdict } from '@xaalis/pg-testing';
+import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import type { NewEvent } from './event-store';
 import { PostgresEventStore } from './postgres-event-store';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from './testing/pg';
@@ -12,11 +12,11 @@ import { createTestDatabase, describeWithPostgres, type TestDatabase } from './t
 describeWithPostgres('Postgres grouped stream reads', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let statements: string[];
-  let verdicts: Map<string, WatchVerdict>;
+  let watch: StatementWatch;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    watch = watchStatements(db.pool, (name) => name.startsWith('es_aggregate_stream'));
   });
 
   afterAll(async () => {
@@ -24,16 +24,8 @@ describeWithPostgres('Postgres grouped stream reads', () => {
   });
 
   beforeEach(() => {
-    statements = [];
-    verdicts = new Map();
-    const pool = watchedPool(db.pool, (name) => {
-      if (!name.startsWith('es_aggregate_stream')) return;
-      statements.push(name);
-      const verdict = verdicts.get(name);
-      verdicts.delete(name);
-      return verdict;
-    });
-    store = new PostgresEventStore(pool);
+    watch.clear();
+    store = new PostgresEventStore(watch.pool);
   });
 
   afterEach(async () => {
@@ -65,11 +57,11 @@ describeWithPostgres('Postgres grouped stream reads', () => {
       await streamOf('C1', 'C2', 'C3'),
       await streamOf('D'),
     ];
-    statements = [];
+    watch.clear();
 
     const folded = await Promise.all(streams.map(fold));
 
-    expect(statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(folded).toEqual([
       { state: ['A'], currentRevision: 0n },
       { state: ['B1', 'B2'], currentRevision: 1n },
@@ -80,11 +72,11 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('answers a stream that does not exist with no events, in a batch too', async () => {
     const existing = await streamOf('A');
-    statements = [];
+    watch.clear();
 
     const folded = await Promise.all([fold(existing), fold('reads-none-1'), fold(existing)]);
 
-    expect(statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(folded).toEqual([
       { state: ['A'], currentRevision: 0n },
       { state: [], currentRevision: undefined },
@@ -107,7 +99,7 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
     const [, a, b] = await Promise.all([dataOf(first), dataOf(twice), dataOf(twice)]);
 
-    expect(statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(a.state).toEqual({ customer: { name: 'Awa' } });
     expect(b.state).toEqual(a.state);
     expect(b.state).not.toBe(a.state);
@@ -118,7 +110,7 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('sees an event appended before the read was asked for, even with a read on its way', async () => {
     const stream = await streamOf('Created');
-    statements = [];
+    watch.clear();
 
     const before = fold(stream); // on its way
     await store.appendToStream(stream, [event('Paid')], { expectedRevision: 0n });
@@ -130,12 +122,12 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('reads each stream alone when the batch fails before reaching the server', async () => {
     const streams = [await streamOf('A'), await streamOf('B'), await streamOf('C')];
-    statements = [];
-    verdicts.set('es_aggregate_streams', new Error('Connection terminated unexpectedly'));
+    watch.clear();
+    watch.failNext('es_aggregate_streams', new Error('Connection terminated unexpectedly'));
 
     const folded = await Promise.all(streams.map(fold));
 
-    expect(statements).toEqual([
+    expect(watch.statements).toEqual([
       'es_aggregate_stream',
       'es_aggregate_streams',
       'es_aggregate_stream',

@@ -23,3 +23,35 @@ export function watchedPool(pool: Pool, watch: (statement: string) => WatchVerdi
   }) as Pool['query'];
   return watched;
 }
+
+/** A watched pool that records the statements a test cares about, and fails the ones it asks. */
+export interface StatementWatch {
+  pool: Pool;
+  /** Names of the recorded statements run since the last `clear()`, in order. */
+  readonly statements: string[];
+  /** The next recorded statement whose name starts with `prefix` gets `verdict` (once). */
+  failNext(prefix: string, verdict: Exclude<WatchVerdict, void>): void;
+  /** Forgets the statements run and the failures asked for. */
+  clear(): void;
+}
+
+/** Records the statements `recorded` picks (by name) on the way through `pool`. */
+export function watchStatements(pool: Pool, recorded: (name: string) => boolean): StatementWatch {
+  const statements: string[] = [];
+  const failures: Array<{ prefix: string; verdict: Exclude<WatchVerdict, void> }> = [];
+  return {
+    pool: watchedPool(pool, (name) => {
+      if (!recorded(name)) return;
+      statements.push(name);
+      const index = failures.findIndex(({ prefix }) => name.startsWith(prefix));
+      if (index === -1) return;
+      return failures.splice(index, 1)[0]!.verdict;
+    }),
+    statements,
+    failNext: (prefix, verdict) => void failures.push({ prefix, verdict }),
+    clear: () => {
+      statements.length = 0;
+      failures.length = 0;
+    },
+  };
+}

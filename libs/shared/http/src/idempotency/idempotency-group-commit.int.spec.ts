@@ -1,4 +1,4 @@
-import { watchedPool, type WatchVerdict } from '@xaalis/pg-testing';
+import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import {
   type TestDatabase,
   createTestDatabase,
@@ -12,13 +12,13 @@ import { IdempotencyStore, type BeginResult } from './idempotency.store';
  */
 describeWithPostgres('IdempotencyStore group commit', () => {
   let database: TestDatabase;
-  let statements: string[];
-  let verdicts: Map<string, WatchVerdict>;
+  let watch: StatementWatch;
   let store: IdempotencyStore;
   let keyNumber = 0;
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    watch = watchStatements(database.pool, (name) => name.startsWith('idempotency_'));
   });
 
   afterAll(async () => {
@@ -26,16 +26,8 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   });
 
   beforeEach(() => {
-    statements = [];
-    verdicts = new Map();
-    const pool = watchedPool(database.pool, (name) => {
-      if (!name.startsWith('idempotency_')) return;
-      statements.push(name);
-      const verdict = verdicts.get(name);
-      verdicts.delete(name);
-      return verdict;
-    });
-    store = new IdempotencyStore(pool, { idempotencyLeaseMs: 60_000 });
+    watch.clear();
+    store = new IdempotencyStore(watch.pool, { idempotencyLeaseMs: 60_000 });
   });
 
   const scopeOf = (key: string) => ({ merchantId: 'mer_group', mode: 'test' as const, key });
@@ -71,11 +63,11 @@ describeWithPostgres('IdempotencyStore group commit', () => {
 
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
     expect(new Set(tokens).size).toBe(10);
-    expect(statements).toEqual(['idempotency_claim', 'idempotency_claims']);
+    expect(watch.statements).toEqual(['idempotency_claim', 'idempotency_claims']);
 
-    statements = [];
+    watch.clear();
     expect(await completeAll(keys, tokens)).toEqual(Array(10).fill(true));
-    expect(statements).toEqual(['idempotency_complete', 'idempotency_completes']);
+    expect(watch.statements).toEqual(['idempotency_complete', 'idempotency_completes']);
     await expectReplays(keys);
   });
 
@@ -89,7 +81,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
       begin(other!),
     ]);
 
-    expect(statements.slice(0, 2)).toEqual(['idempotency_claim', 'idempotency_claims']);
+    expect(watch.statements.slice(0, 2)).toEqual(['idempotency_claim', 'idempotency_claims']);
     expect([alone.kind, c.kind]).toEqual(['started', 'started']);
     expect([a.kind, b.kind].sort()).toEqual(['conflict', 'started']);
     expect([a, b].find((begun) => begun.kind === 'conflict')).toEqual({
@@ -99,12 +91,12 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   });
 
   it('claims each key alone when the batch fails before reaching the server', async () => {
-    verdicts.set('idempotency_claims', new Error('Connection terminated unexpectedly'));
+    watch.failNext('idempotency_claims', new Error('Connection terminated unexpectedly'));
     const keys = freshKeys(4);
 
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
 
-    expect(statements).toEqual([
+    expect(watch.statements).toEqual([
       'idempotency_claim',
       'idempotency_claims',
       'idempotency_claim',
@@ -116,7 +108,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   });
 
   it('finds its own claim when a batch ran but its answer was lost, and owns the key', async () => {
-    verdicts.set('idempotency_claims', {
+    watch.failNext('idempotency_claims', {
       afterRunning: new Error('Connection terminated unexpectedly'),
     });
     const keys = freshKeys(4);
@@ -124,7 +116,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
 
     // Retried alone, each claim met its own row: no request was told its key was in progress.
-    expect(statements.filter((name) => name === 'idempotency_claim')).toHaveLength(4);
+    expect(watch.statements.filter((name) => name === 'idempotency_claim')).toHaveLength(4);
     expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
     await expectReplays(keys);
   });
@@ -132,12 +124,12 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   it('completes each alone when a completion batch fails before reaching the server', async () => {
     const keys = freshKeys(4);
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
-    verdicts.set('idempotency_completes', new Error('Connection terminated unexpectedly'));
-    statements = [];
+    watch.clear();
+    watch.failNext('idempotency_completes', new Error('Connection terminated unexpectedly'));
 
     expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
 
-    expect(statements).toEqual([
+    expect(watch.statements).toEqual([
       'idempotency_complete',
       'idempotency_completes',
       'idempotency_complete',
