@@ -89,8 +89,6 @@ const READ_STREAM_TAIL_SQL = `SELECT ${STREAM_EVENT_COLUMNS} FROM es_messages
   WHERE stream_name = $1 AND stream_position >= $2
   ORDER BY stream_position`;
 
-// A fold needs each event's type and data only, and the last revision: one index range in order,
-// with none of the columns (id, metadata, position, time) that readStream parses.
 // A bounded read, or a range past the end: the revision comes from its own lookup, in the same
 // statement so it is of the same snapshot. A stream exists when it has an event, and its revision
 // is its last event's (see the lean migration).

@@ -21,6 +21,8 @@ export interface StreamFact {
   stream_position: string;
 }
 
+// A fold needs each event's type and data only, and the last revision: one index range in order
+// per stream, with none of the columns (id, metadata, position, time) that readStream parses.
 const READ_ONE_SQL = `SELECT message_type AS type, message_data AS data, stream_position
   FROM es_messages WHERE stream_name = $1 ORDER BY stream_position`;
 

@@ -54,10 +54,11 @@ interface Completion extends IdempotencyScope {
  * Times come from the database clock, shared by every gateway replica. The lock token makes
  * completion a no-op for a request whose lease another one took over after it stalled.
  *
- * Claims and completions are group-committed (`StatementBatcher`): those made while one is on its way
- * go together as one statement, rows in key order so that two replicas' batches cannot deadlock.
- * A claim retried alone after a batch that committed finds its own lock token: it is ours.
- * (A completion retried so finds the row done and says false: the outcome is stored all the same.)
+ * Claims and completions are group-committed (`StatementBatcher`): those made while one is on its
+ * way go together as one statement, rows in key order so that two replicas' batches cannot
+ * deadlock. A claim retried alone after a batch that committed finds its own lock token: it is
+ * ours. (A completion retried so finds the row done and says false: the outcome is stored all the
+ * same.)
  */
 @Injectable()
 export class IdempotencyStore {
