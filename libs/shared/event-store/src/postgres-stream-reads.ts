@@ -2,10 +2,14 @@ import type { Pool } from 'pg';
 import { StatementBatcher } from '@xaalis/kernel';
 
 /**
- * Grouped reads of whole streams, for `aggregateStream` (a payment's GET, every command's
- * decision): the reads asked for while one is on its way go together as one SELECT
- * (`StatementBatcher`). A read's cost on this machine is mostly its round trip (the write to the
- * server's socket, the wake-up of its backend), the same for one stream as for several.
+ * Grouped reads of whole streams, for `aggregateStream` (a payment's GET): the reads asked for
+ * while one is on its way go together as one SELECT (`StatementBatcher`). A read's cost on this
+ * machine is mostly its round trip (the write to the server's socket, the wake-up of its
+ * backend), the same for one stream as for several.
+ *
+ * The lane is shared by every fold of the process, so it suits short streams (a payment's are a
+ * handful of events): a stream of thousands would hold up the reads behind it. Commands read
+ * through `readStream`, which is not grouped.
  *
  * Measured with 16 clients reading 200 payments in turn: −24% CPU per read, 0.74× → 0.90× the
  * raw node:http + pg server (which sends one SELECT per request).
