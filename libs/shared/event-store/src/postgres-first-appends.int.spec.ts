@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import { ConcurrencyError, DuplicateEventIdError, type NewEvent } from './event-store';
-import { PostgresEventStore } from './postgres-event-store';
 import { MAX_FIRST_APPENDS } from './postgres-first-appends';
-import { createTestDatabase, describeWithPostgres, type TestDatabase } from './testing/pg';
+import { describeWithPostgres, useWatchedStore } from './testing/pg';
 
 /**
  * Group commit of new streams' first events (postgres-first-appends.ts): an append goes at once
@@ -11,44 +9,24 @@ import { createTestDatabase, describeWithPostgres, type TestDatabase } from './t
  * answers what it would have answered alone.
  */
 describeWithPostgres('Postgres group commit of first appends', () => {
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  let watch: StatementWatch;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    watch = watchStatements(db.pool, (name) => name !== 'es_notify');
-  });
-
-  afterAll(async () => {
-    await db?.drop();
-  });
-
-  beforeEach(() => {
-    watch.clear();
-    store = new PostgresEventStore(watch.pool);
-  });
-
-  afterEach(async () => {
-    await store.close();
-  });
+  const suite = useWatchedStore((name) => name !== 'es_notify');
 
   const create = (stream: string, e: NewEvent = event('Created')) =>
-    store.appendToStream(stream, [e], { expectedRevision: 'no_stream' });
+    suite.store.appendToStream(stream, [e], { expectedRevision: 'no_stream' });
 
   it('sends the first append at once and those made meanwhile together, in one statement', async () => {
     const streams = Array.from({ length: 20 }, newStream);
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(watch.statements).toEqual(['es_append_first', 'es_append_first_x19']);
+    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first_x19']);
     expect(results.every((result) => result.nextExpectedRevision === 0n)).toBe(true);
     // One transaction: every position differs, in the order the appends were made.
     const positions = results.map((result) => result.position);
     expect(new Set(positions).size).toBe(20);
     expect([...positions].sort()).toEqual(positions);
     for (const [index, stream] of streams.entries()) {
-      const { events, currentRevision } = await store.readStream(stream);
+      const { events, currentRevision } = await suite.store.readStream(stream);
       expect(currentRevision).toBe(0n);
       expect(events.map((e) => [e.type, e.revision, e.position])).toEqual([
         ['Created', 0n, positions[index]],
@@ -59,7 +37,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   it('sends appends made one after the other each at once, with the one-row statement', async () => {
     await create(newStream());
     await create(newStream());
-    expect(watch.statements).toEqual(['es_append_first', 'es_append_first']);
+    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first']);
   });
 
   it(`splits the appends waiting into statements of at most ${MAX_FIRST_APPENDS}`, async () => {
@@ -69,14 +47,14 @@ describeWithPostgres('Postgres group commit of first appends', () => {
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(watch.statements).toEqual([
+    expect(suite.watch.statements).toEqual([
       'es_append_first',
       `es_append_first_x${MAX_FIRST_APPENDS}`,
       `es_append_first_x${MAX_FIRST_APPENDS}`,
       'es_append_first_x3',
     ]);
     expect(new Set(results.map((result) => result.position)).size).toBe(count);
-    const { rows } = await db.pool.query<{ n: number }>(
+    const { rows } = await suite.db.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM es_messages WHERE stream_name = ANY($1::text[])',
       [streams],
     );
@@ -89,7 +67,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
     const stored = withId(event('Stored'));
     await create(newStream(), stored);
     const twice = newStream();
-    watch.clear();
+    suite.watch.clear();
 
     const outcomes = await Promise.allSettled([
       create(newStream()), // sent at once; the others wait for it, then go as one statement
@@ -102,7 +80,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(newStream()),
     ]);
 
-    expect(watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x7']);
+    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x7']);
     const [, first, exists, opened, openedAgain, duplicate, refused, last] = outcomes;
     expect(first).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
     expect(last).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
@@ -117,19 +95,20 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       reason: expect.any(DuplicateEventIdError),
     });
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: '22P05' } });
-    expect((await store.readStream(twice)).currentRevision).toBe(0n);
+    expect((await suite.store.readStream(twice)).currentRevision).toBe(0n);
   });
 
   it('appends each on its own when the batch statement fails before the server answers', async () => {
     const streams = [newStream(), newStream(), newStream(), newStream()];
     // A batch fails before it reaches the server (a connection lost, say).
-    watch.failNext('es_append_first_x', new Error('Connection terminated unexpectedly'));
+    suite.watch.failNext('es_append_first_x', new Error('Connection terminated unexpectedly'));
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x3']);
+    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x3']);
     expect(results.map((result) => result.nextExpectedRevision)).toEqual([0n, 0n, 0n, 0n]);
-    for (const stream of streams) expect((await store.readStream(stream)).currentRevision).toBe(0n);
+    for (const stream of streams)
+      expect((await suite.store.readStream(stream)).currentRevision).toBe(0n);
   });
 
   it('answers a retry of an event the batch did write as a success, writing nothing twice', async () => {
@@ -140,7 +119,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(stream, created),
       create(newStream()),
     ]);
-    expect(watch.statements).toEqual(['es_append_first', 'es_append_first_x2']);
+    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first_x2']);
 
     const [, retried] = await Promise.all([
       create(newStream()),
@@ -149,7 +128,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
     ]);
 
     expect(retried).toEqual(original);
-    expect((await store.readStream(stream)).events).toHaveLength(1);
+    expect((await suite.store.readStream(stream)).events).toHaveLength(1);
   });
 });
 

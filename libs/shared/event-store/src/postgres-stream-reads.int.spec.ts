@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import type { NewEvent } from './event-store';
-import { PostgresEventStore } from './postgres-event-store';
-import { createTestDatabase, describeWithPostgres, type TestDatabase } from './testing/pg';
+import { describeWithPostgres, useWatchedStore } from './testing/pg';
 
 /**
  * Grouped stream reads (postgres-stream-reads.ts): an `aggregateStream` read goes at once when
@@ -10,31 +8,11 @@ import { createTestDatabase, describeWithPostgres, type TestDatabase } from './t
  * exactly its own stream, as with a read each.
  */
 describeWithPostgres('Postgres grouped stream reads', () => {
-  let db: TestDatabase;
-  let store: PostgresEventStore;
-  let watch: StatementWatch;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    watch = watchStatements(db.pool, (name) => name.startsWith('es_aggregate_stream'));
-  });
-
-  afterAll(async () => {
-    await db?.drop();
-  });
-
-  beforeEach(() => {
-    watch.clear();
-    store = new PostgresEventStore(watch.pool);
-  });
-
-  afterEach(async () => {
-    await store.close();
-  });
+  const suite = useWatchedStore((name) => name.startsWith('es_aggregate_stream'));
 
   /** The types of a stream's events in order, and its revision. */
   const fold = (stream: string) =>
-    store.aggregateStream(stream, {
+    suite.store.aggregateStream(stream, {
       initialState: (): string[] => [],
       evolve: (types: string[], type: string) => [...types, type],
       asEvent: (fact) => fact.type,
@@ -42,7 +20,7 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   async function streamOf(...types: string[]): Promise<string> {
     const stream = `reads${randomBytes(6).toString('hex')}-1`;
-    await store.appendToStream(
+    await suite.store.appendToStream(
       stream,
       types.map((type) => event(type)),
       { expectedRevision: 'no_stream' },
@@ -57,11 +35,11 @@ describeWithPostgres('Postgres grouped stream reads', () => {
       await streamOf('C1', 'C2', 'C3'),
       await streamOf('D'),
     ];
-    watch.clear();
+    suite.watch.clear();
 
     const folded = await Promise.all(streams.map(fold));
 
-    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(suite.watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(folded).toEqual([
       { state: ['A'], currentRevision: 0n },
       { state: ['B1', 'B2'], currentRevision: 1n },
@@ -72,11 +50,11 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('answers a stream that does not exist with no events, in a batch too', async () => {
     const existing = await streamOf('A');
-    watch.clear();
+    suite.watch.clear();
 
     const folded = await Promise.all([fold(existing), fold('reads-none-1'), fold(existing)]);
 
-    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(suite.watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(folded).toEqual([
       { state: ['A'], currentRevision: 0n },
       { state: [], currentRevision: undefined },
@@ -87,11 +65,11 @@ describeWithPostgres('Postgres grouped stream reads', () => {
   it('gives each caller of a stream asked for twice in one batch its own events', async () => {
     const first = await streamOf('Opened');
     const twice = `reads${randomBytes(6).toString('hex')}-1`;
-    await store.appendToStream(twice, [event('Named', { customer: { name: 'Awa' } })], {
+    await suite.store.appendToStream(twice, [event('Named', { customer: { name: 'Awa' } })], {
       expectedRevision: 'no_stream',
     });
     const dataOf = (stream: string) =>
-      store.aggregateStream(stream, {
+      suite.store.aggregateStream(stream, {
         initialState: (): unknown => undefined,
         evolve: (_state: unknown, data: unknown) => data,
         asEvent: (fact) => fact.data,
@@ -99,7 +77,7 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
     const [, a, b] = await Promise.all([dataOf(first), dataOf(twice), dataOf(twice)]);
 
-    expect(watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
+    expect(suite.watch.statements).toEqual(['es_aggregate_stream', 'es_aggregate_streams']);
     expect(a.state).toEqual({ customer: { name: 'Awa' } });
     expect(b.state).toEqual(a.state);
     expect(b.state).not.toBe(a.state);
@@ -110,10 +88,10 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('sees an event appended before the read was asked for, even with a read on its way', async () => {
     const stream = await streamOf('Created');
-    watch.clear();
+    suite.watch.clear();
 
     const before = fold(stream); // on its way
-    await store.appendToStream(stream, [event('Paid')], { expectedRevision: 0n });
+    await suite.store.appendToStream(stream, [event('Paid')], { expectedRevision: 0n });
     const after = await fold(stream); // asked for once the append committed
 
     expect(after).toEqual({ state: ['Created', 'Paid'], currentRevision: 1n });
@@ -122,12 +100,12 @@ describeWithPostgres('Postgres grouped stream reads', () => {
 
   it('reads each stream alone when the batch fails before reaching the server', async () => {
     const streams = [await streamOf('A'), await streamOf('B'), await streamOf('C')];
-    watch.clear();
-    watch.failNext('es_aggregate_streams', new Error('Connection terminated unexpectedly'));
+    suite.watch.clear();
+    suite.watch.failNext('es_aggregate_streams', new Error('Connection terminated unexpectedly'));
 
     const folded = await Promise.all(streams.map(fold));
 
-    expect(watch.statements).toEqual([
+    expect(suite.watch.statements).toEqual([
       'es_aggregate_stream',
       'es_aggregate_streams',
       'es_aggregate_stream',
