@@ -9,7 +9,7 @@ export type WatchVerdict = void | Error | { afterRunning: Error };
  * Error), or after the server ran it, the answer lost (`{ afterRunning }`). Statements given as a
  * bare string pass unwatched; the code under test names its statements.
  */
-export function watchedPool(pool: Pool, watch: (statement: string) => WatchVerdict): Pool {
+function watchedPool(pool: Pool, watch: (statement: string) => WatchVerdict): Pool {
   const query = pool.query.bind(pool) as (config: QueryConfig, ...rest: unknown[]) => unknown;
   const watched = Object.create(pool) as Pool;
   watched.query = ((config: QueryConfig, ...rest: unknown[]) => {
