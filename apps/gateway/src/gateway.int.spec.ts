@@ -609,6 +609,75 @@ describeWithPostgres('gateway: identity and access over HTTP', () => {
     });
   });
 
+  describe('what no client may send (CONTRACT 2)', () => {
+    /** A payment creation sent as this exact text; the error of its answer. */
+    const createPayment = async (text: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${gw.url}/v1/payments`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${testKey.secret_key}`,
+          'content-type': 'application/json',
+          ...headers,
+        },
+        body: text,
+      });
+      const body = (await response.json()) as {
+        error: { code: string; message: string; details?: Array<{ field: string; issue: string }> };
+      };
+      return { status: response.status, ...body.error };
+    };
+
+    it('refuses deep JSON and unstorable strings in a payment before anything runs', async () => {
+      zeroBalanceBus.requests.length = 0;
+      const deep = await createPayment(
+        `{"amount":100,"metadata":${'{"a":'.repeat(5_000)}"x"${'}'.repeat(5_000)}}`,
+      );
+      expect(deep).toMatchObject({
+        status: 400,
+        message: 'The request body is nested deeper than 32 levels of objects and arrays.',
+      });
+      for (const [body, field] of [
+        [{ amount: 100, description: 'a\u0000b' }, 'description'],
+        [{ amount: 100, metadata: { 'a\u0000b': 'x' } }, 'metadata.a\u0000b'],
+        [{ amount: 100, metadata: { k: 'a\u0000b' } }, 'metadata.k'],
+        [{ amount: 100, client_reference: '\ud800' }, 'client_reference'],
+      ] as const) {
+        const error = await createPayment(JSON.stringify(body));
+        expect({
+          status: error.status,
+          code: error.code,
+          fields: error.details?.map((d) => d.field),
+        }).toEqual({
+          status: 400,
+          code: 'validation_error',
+          fields: [field],
+        });
+      }
+      const key = await createPayment('{"amount":100}', { 'idempotency-key': 'cl\u00e9' });
+      expect(key).toMatchObject({
+        status: 400,
+        details: [{ field: 'idempotency-key', issue: 'must be printable ASCII characters' }],
+      });
+      expect(zeroBalanceBus.requests).toEqual([]);
+    });
+
+    it('answers URLs no object or filter can match with 404 / 400, never 500', async () => {
+      for (const path of [`/payments/${'a'.repeat(256)}`, '/payments/%ff', '/payments/%zz']) {
+        expectError(await api('GET', path, testKey.secret_key), 404, 'not_found');
+      }
+      expectError(
+        await dashboard('GET', '/merchants/%00/test/api-keys', ownerCookie),
+        404,
+        'not_found',
+      );
+      const query = await api('GET', '/payments?starting_after=%00', testKey.secret_key);
+      expectError(query, 400, 'validation_error');
+      expect(query.body.error.details).toEqual([
+        { field: 'starting_after', issue: 'must not contain the NUL character (U+0000)' },
+      ]);
+    });
+  });
+
   describe('sign-out', () => {
     it('ends the session server-side', async () => {
       const signedOut = await http.call('POST', '/dashboard/v1/auth/sign-out', {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ERROR_CODES, FixedClock } from '@xaalis/kernel';
 import { statusFor } from './errors/status-for';
@@ -237,6 +238,154 @@ describe('HTTP edge', () => {
         code: 'not_found',
         message: 'No such object: obj_99 (starting_after).',
         details: { param: 'starting_after' },
+      });
+    });
+  });
+
+  describe('what the framework refuses (CONTRACT 2)', () => {
+    const notFound = { error: { code: 'not_found', message: 'No such resource or route.' } };
+    const nested = (levels: number, inner = '1') =>
+      '{"a":'.repeat(levels) + inner + '}'.repeat(levels);
+
+    /** Bytes no fetch would send; the status line and body of the answer. */
+    const sendRaw = (request: string) =>
+      new Promise<{ statusLine: string; body: string }>((resolve, reject) => {
+        const socket = connect(Number(new URL(base).port), '127.0.0.1', () =>
+          socket.write(Buffer.from(request, 'latin1')),
+        );
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          const [head, ...body] = answer.split('\r\n\r\n');
+          resolve({ statusLine: head.split('\r\n')[0], body: body.join('\r\n\r\n') });
+        });
+      });
+
+    it('refuses JSON nested deeper than 32 levels, however deep, naming where', async () => {
+      const deep = await postJson('/test/validate', `{"amount":1,"extra":${nested(32)}}`);
+      expect(deep.status).toBe(400);
+      expect(await deep.json()).toEqual({
+        error: {
+          code: 'validation_error',
+          message: 'The request body is nested deeper than 32 levels of objects and arrays.',
+          details: [{ field: `extra${'.a'.repeat(31)}`, issue: 'is nested deeper than 32 levels' }],
+        },
+      });
+      // 32 levels pass the parser: what refuses this body is the DTO.
+      const shallower = await postJson('/test/validate', `{"amount":1,"extra":${nested(31)}}`);
+      expect((await errorOf(shallower)).details).toEqual([
+        { field: 'extra', issue: 'is not an allowed field' },
+      ]);
+      for (const body of [
+        `{"amount":1,"metadata":${nested(5_000)}}`,
+        `{"amount":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+        nested(100_000),
+      ]) {
+        const response = await postJson('/test/validate', body);
+        expect(response.status).toBe(400);
+        expect((await errorOf(response)).message).toContain('deeper than 32 levels');
+      }
+    });
+
+    it('refuses strings holding NUL or an unpaired surrogate, naming each field', async () => {
+      const response = await postJson(
+        '/test/validate',
+        JSON.stringify({
+          amount: 1,
+          customer: { phone: '+221770000001', name: 'a\u0000b' },
+          items: [{ quantity: 1 }, { quantity: 2, note: '\u0000' }],
+          metadata: { 'k\u0000': 'v', ok: '\ud800x' },
+          webhook_url: '\udc00',
+        }),
+      );
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).details).toEqual([
+        { field: 'webhook_url', issue: 'must not contain an unpaired UTF-16 surrogate' },
+        { field: 'customer.name', issue: 'must not contain the NUL character (U+0000)' },
+        { field: 'metadata.k\u0000', issue: 'name must not contain the NUL character (U+0000)' },
+        { field: 'metadata.ok', issue: 'must not contain an unpaired UTF-16 surrogate' },
+        { field: 'items[1].note', issue: 'must not contain the NUL character (U+0000)' },
+      ]);
+      const fine = await postJson(
+        '/test/validate',
+        String.raw`{"amount":2,"customer":{"phone":"+221770000001","name":"Awa \ud83d\ude00 \\u0000"}}`,
+      );
+      expect(fine.status).toBe(201);
+      expect((await jsonOf<{ customer: { name: string } }>(fine)).customer.name).toBe(
+        'Awa \u{1F600} \\u0000',
+      );
+    });
+
+    it('answers 404 for a path segment over 255 characters, not UTF-8 or holding NUL', async () => {
+      const idOf = async (segment: string) => {
+        const response = await send(`/test/things/${segment}`);
+        return { status: response.status, body: await response.json() };
+      };
+      expect(await idOf('a'.repeat(255))).toEqual({ status: 200, body: { id_length: 255 } });
+      expect(await idOf('%C3%A9')).toEqual({ status: 200, body: { id_length: 1 } });
+      for (const segment of [
+        'a'.repeat(256),
+        'a'.repeat(10_000),
+        '%zz',
+        '%ff',
+        '%ed%a0%80',
+        '%00',
+        'a%00b',
+      ]) {
+        expect(await idOf(segment)).toEqual({ status: 404, body: notFound });
+      }
+      expect(await (await send('/%ff')).json()).toEqual(notFound);
+    });
+
+    it('refuses a query value holding NUL, not UTF-8 or over 255 characters, by name', async () => {
+      const response = await send(
+        `/test/list?limit=%00&starting_after=%ff&%ff=1&x=${'a'.repeat(256)}`,
+      );
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: {
+          code: 'validation_error',
+          message: 'Invalid query string: starting_after, %ff, limit, x.',
+          details: [
+            { field: 'starting_after', issue: 'is not percent-encoded UTF-8' },
+            { field: '%ff', issue: 'is not percent-encoded UTF-8' },
+            { field: 'limit', issue: 'must not contain the NUL character (U+0000)' },
+            { field: 'x', issue: 'must be at most 255 characters' },
+          ],
+        },
+      });
+      const longest = await send(`/test/list?starting_after=${'a'.repeat(255)}`);
+      expect(longest.status).toBe(404);
+      expect((await errorOf(longest)).details).toEqual({ param: 'starting_after' });
+    });
+
+    it("answers what Node's HTTP parser refuses with the envelope", async () => {
+      for (const request of [
+        'FOO /health HTTP/1.1\r\nHost: x\r\n\r\n',
+        'POST /test/validate HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}',
+        'POST /test/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+        'GET /test/things/\xff HTTP/1.1\r\nHost: x\r\n\r\n',
+      ]) {
+        const { statusLine, body } = await sendRaw(request);
+        expect({ statusLine, body: JSON.parse(body) }).toEqual({
+          statusLine: 'HTTP/1.1 400 Bad Request',
+          body: {
+            error: {
+              code: 'validation_error',
+              message: 'The request is not well-formed HTTP/1.1.',
+            },
+          },
+        });
+      }
+      const overflow = await send('/health', { headers: { 'x-big': 'a'.repeat(20_000) } });
+      expect(overflow.status).toBe(400);
+      expect(overflow.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await overflow.json()).toEqual({
+        error: {
+          code: 'validation_error',
+          message: 'The request line and headers are larger than the 16 KiB limit.',
+        },
       });
     });
   });

@@ -1,5 +1,6 @@
 import { DomainError } from '@xaalis/kernel';
 import { EDGE_MESSAGES } from '../errors/error-response';
+import { jsonBodyProblem } from '../validation/json-body-rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -13,7 +14,9 @@ type Parser = (request: FastifyRequest, body: Buffer, done: Done) => void;
 /**
  * JSON bodies with Fastify's own parser (it refuses `__proto__` and `constructor.prototype` keys),
  * but an empty body is no body: clients send `Content-Type: application/json` with nothing on
- * body-less POSTs (test_advance). A parse failure is a 400 that says what is wrong.
+ * body-less POSTs (test_advance). A parse failure is a 400 that says what is wrong, and so is a
+ * body that parses but breaks a CONTRACT 2 rule (too deep, a string Postgres cannot store): here,
+ * before any route, validation or storage sees it.
  */
 export function jsonBodyParser(fastify: FastifyInstance): Parser {
   const parse = fastify.getDefaultJsonParser('error', 'error') as (
@@ -27,7 +30,10 @@ export function jsonBodyParser(fastify: FastifyInstance): Parser {
     // Providers sign the exact bytes they sent (Wave-Signature): their webhook routes verify this.
     (request as RawBodyRequest).rawBody = text;
     parse(request, text, (error, parsed) => {
-      if (!error) return done(null, parsed);
+      if (!error) {
+        const problem = jsonBodyProblem(parsed, text);
+        return problem === undefined ? done(null, parsed) : done(problem, undefined);
+      }
       done(new DomainError('validation_error', jsonProblem(text)), undefined);
     });
   };

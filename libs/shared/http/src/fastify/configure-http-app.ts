@@ -5,6 +5,7 @@ import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { HttpMetrics } from '../observability/http-metrics';
 import { createValidationPipe } from '../validation/validation-pipe';
 import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parsers';
+import { checkRequestTarget } from './request-target-rules';
 
 /**
  * Applies the shared HTTP edge to an app built on `createFastifyAdapter()` whose module imports
@@ -13,7 +14,10 @@ import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parser
  * - Bodies are JSON only: a catch-all parser answers any other media type with 415 (it also keeps
  *   Nest from adding its urlencoded parser), and accepts an empty body whatever its type.
  * - The exception filter and validation pipe are global, so Fastify's own failures (unknown route,
- *   413) get the same envelope as the handlers'.
+ *   413) get the same envelope as the handlers'. Those of its router and of Node's HTTP parser
+ *   are answered through the adapter's options (see createFastifyAdapter).
+ * - A URL whose path or query holds what no object or filter can match is refused before the
+ *   guards read it (see checkRequestTarget).
  * - Every response is counted by method, route pattern and status.
  * - `@Idempotent` handlers find the app's idempotency store on their request.
  */
@@ -25,6 +29,7 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   app.useBodyParser('*', { bodyLimit: BODY_LIMIT_BYTES }, otherBodyParser);
   app.useGlobalFilters(app.get(XaalisExceptionFilter));
   app.useGlobalPipes(createValidationPipe());
+  fastify.addHook('onRequest', checkRequestTarget);
 
   provideIdempotencyStore(fastify, app.get(IdempotencyStore));
   const metrics = app.get(HttpMetrics);

@@ -46,6 +46,10 @@ describe('readIdempotencyKey', () => {
     expect(readIdempotencyKey('x'.repeat(255), true)).toBe('x'.repeat(255));
   });
 
+  it('takes a header sent once as Node lists it (headersDistinct)', () => {
+    expect(readIdempotencyKey(['k'], true)).toBe('k');
+  });
+
   it('lets an optional key be absent', () => {
     expect(readIdempotencyKey(undefined, false)).toBeUndefined();
   });
@@ -55,6 +59,8 @@ describe('readIdempotencyKey', () => {
     ['', 'must be 1 to 255 characters'],
     ['x'.repeat(256), 'must be 1 to 255 characters'],
     [['a', 'b'], 'must be sent once'],
+    ['cl\u00c3\u00a9', 'must be printable ASCII characters'],
+    ['a\tb', 'must be printable ASCII characters'],
   ])('refuses %j with a validation error', (header, issue) => {
     let caught: unknown;
     try {

@@ -198,6 +198,12 @@ class TestController {
     throw new TypeError("Cannot read properties of undefined (reading 'ledgerRepository')");
   }
 
+  /** Echoes how long the id it was given is: tells a refused path from one that got through. */
+  @Get('things/:id')
+  thing(@Param('id') id: string) {
+    return { id_length: id.length };
+  }
+
   @Get('list')
   list(@Query() query: ListQueryDto) {
     const ids = Array.from({ length: 30 }, (_, i) => `obj_${String(30 - i).padStart(2, '0')}`);
