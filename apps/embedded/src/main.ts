@@ -3,7 +3,7 @@
  * embedded Postgres under DATA_DIR (unless DATABASE_URL is set), nothing to install.
  */
 import { loadConfig } from '@xaalis/config';
-import { exitOnFailure, onShutdown } from '@xaalis/runtime';
+import { exitOnFailure, onShutdown, type Infrastructure } from '@xaalis/runtime';
 import { ensureDemoAccount } from './demo-account';
 import { startEmbeddedService } from './embedded-service';
 
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const demo = await ensureDemoAccount(url, dataDir);
   const lines = [
     `Xaalis is running at ${url} (embedded, data in ${dataDir}, ready in ${Date.now() - started} ms)`,
+    ...placementLines(service.infra.embeddedPostgres, dataDir),
     `API reference: ${url}/docs`,
   ];
   if (demo.secretKey) {
@@ -32,6 +33,26 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * Under root the embedded Postgres runs as the postgres OS user; what that user could not reach
+ * (a checkout or DATA_DIR in root's home) was placed elsewhere, and whoever backs up DATA_DIR
+ * must know.
+ */
+function placementLines(placement: Infrastructure['embeddedPostgres'], dataDir: string): string[] {
+  const lines: string[] = [];
+  if (placement !== undefined && !placement.clusterInDataDir) {
+    lines.push(
+      `Postgres cluster in ${placement.cluster}: the postgres OS user it runs as cannot reach ${dataDir} (its pg.json records where)`,
+    );
+  }
+  if (placement?.binariesCopiedFrom !== undefined) {
+    lines.push(
+      `Postgres binaries in ${placement.binaries}: a copy of ${placement.binariesCopiedFrom}, which the postgres OS user cannot reach`,
+    );
+  }
+  return lines;
 }
 
 main().catch(exitOnFailure);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -63,8 +63,14 @@ export function sharedSecrets(): { SECRET_HASH_KEY: string; AUTH_SECRET: string 
   };
 }
 
-/** A fresh DATA_DIR; `remove()` deletes it with everything in it. */
+/**
+ * A fresh DATA_DIR; `remove()` deletes it with everything in it. Open to other users for
+ * traversal (mkdtemp makes it 0700): under root the embedded Postgres runs as the postgres OS
+ * user, and its cluster stays inside a DATA_DIR that user can enter, rather than under
+ * /var/lib/xaalis where `remove()` would not reach it.
+ */
 export function tempDataDir(label: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `xaalis-e2e-${label}-`));
+  chmodSync(path, 0o711);
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }

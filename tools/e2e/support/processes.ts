@@ -39,6 +39,8 @@ export interface StartOptions {
   /** Arguments after the entry point (`replay all`). */
   args?: string[];
   env: Record<string, string | undefined>;
+  /** The working directory; default the repository root, as `npm start` has. */
+  cwd?: string;
 }
 
 /**
@@ -207,9 +209,13 @@ export function startProcess(options: StartOptions): ManagedProcess {
   }
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'tools/scripts/run.js'), options.entry, ...(options.args ?? [])],
+    [
+      join(REPO_ROOT, 'tools/scripts/run.js'),
+      resolve(REPO_ROOT, options.entry),
+      ...(options.args ?? []),
+    ],
     {
-      cwd: REPO_ROOT,
+      cwd: options.cwd ?? REPO_ROOT,
       env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPlacement } from './embedded-postgres';
 
 export interface DatabaseSetting {
   /** `DATABASE_URL`; unset means the embedded server. */
@@ -9,6 +9,8 @@ export interface DatabaseSetting {
 
 export interface ResolvedDatabase {
   url: string;
+  /** Where the embedded server's files are; unset with DATABASE_URL. */
+  embedded?: EmbeddedPlacement;
   /** Stops the embedded server if this call started it; a no-op otherwise. */
   release(): Promise<void>;
 }
@@ -21,5 +23,5 @@ export interface ResolvedDatabase {
 export async function resolveDatabase(setting: DatabaseSetting): Promise<ResolvedDatabase> {
   if (setting.databaseUrl !== undefined) return { url: setting.databaseUrl, release: async () => undefined };
   const server = await startEmbeddedPostgres({ dataDir: setting.dataDir });
-  return { url: server.url, release: () => server.stop() };
+  return { url: server.url, embedded: server.placement, release: () => server.stop() };
 }

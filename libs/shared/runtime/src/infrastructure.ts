@@ -7,6 +7,7 @@ import {
   createPool,
   createPrismaClient,
   resolveDatabase,
+  type EmbeddedPlacement,
   runMigrations,
   type PrismaClient,
 } from '@xaalis/database';
@@ -16,6 +17,8 @@ import { withGeneratedSecrets } from './generated-secrets';
 export interface Infrastructure {
   config: XaalisConfig;
   databaseUrl: string;
+  /** Where the embedded Postgres keeps its files; unset with DATABASE_URL. */
+  embeddedPostgres?: EmbeddedPlacement;
   pool: Pool;
   store: EventStore;
   prisma: PrismaClient;
@@ -65,6 +68,7 @@ export async function createInfrastructure(
   return {
     config,
     databaseUrl: database.url,
+    embeddedPostgres: database.embedded,
     pool,
     store,
     prisma,
