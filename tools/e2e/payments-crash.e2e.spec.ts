@@ -17,9 +17,9 @@ const READY = /^([a-z]+) ready on port (\d+)$/;
 
 /**
  * Issue 3: a kill -9 of the payments process between the append and the publish still publishes
- * exactly once after the restart. The payments process is started with a test-only fault that
- * makes it SIGKILL itself right before publishing `payment.succeeded` (after the append is
- * durable); restarted without it, its forwarder resumes from its checkpoint.
+ * exactly once after the restart. The payments process is started with a failpoint that makes it
+ * SIGKILL itself right before publishing its first integration event, `payment.succeeded` (after
+ * the append is durable); restarted without it, its forwarder resumes from its checkpoint.
  */
 describeWithPostgres('payments crash between append and publish', () => {
   describeWithKafka('three apps as processes over Kafka', () => {
@@ -84,7 +84,7 @@ describeWithPostgres('payments crash between append and publish', () => {
       gatewayUrl = `http://127.0.0.1:${gateway.port}`;
       await start('payouts');
       let payments: ManagedProcess = (
-        await start('payments', { XAALIS_FAULT_CRASH_BEFORE_PUBLISH: 'payment.succeeded' })
+        await start('payments', { XAALIS_FAILPOINTS: 'payments.forwarder.before_publish=crash' })
       ).run;
 
       const http = new HttpClient(gatewayUrl);

@@ -12,6 +12,8 @@ export interface InProcessService {
   clock: FixedClock;
   service: EmbeddedService;
   db: ThrowawayDatabase;
+  /** Its keys' and sessions' secrets: a second service on its database must share them. */
+  secrets: ReturnType<typeof sharedSecrets>;
   close(): Promise<void>;
 }
 
@@ -22,12 +24,19 @@ export interface InProcessService {
  */
 export async function startInProcessService(
   env: Record<string, string> = {},
+  options: {
+    /** Another service's database: two services on one database act as two replicas. */
+    sharing?: InProcessService;
+  } = {},
 ): Promise<InProcessService> {
-  const db = await createThrowawayDatabase({ prefix: 'e2e_payments', poolMax: 4 });
+  const db =
+    options.sharing?.db ?? (await createThrowawayDatabase({ prefix: 'e2e_payments', poolMax: 4 }));
+  const ownsDb = options.sharing === undefined;
   const clock = new FixedClock(new Date());
+  const secrets = options.sharing?.secrets ?? sharedSecrets();
   const config = loadConfig({
     ...serviceEnv(),
-    ...sharedSecrets(),
+    ...secrets,
     LOG_LEVEL: 'error',
     IP_RATE_LIMIT_BURST: '10000',
     IP_RATE_LIMIT_PER_SECOND: '10000',
@@ -43,9 +52,10 @@ export async function startInProcessService(
     clock,
     service,
     db,
+    secrets,
     async close() {
       await service.close();
-      await db.drop();
+      if (ownsDb) await db.drop();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CLOCK } from '@xaalis/config';
-import { Idempotent, ListQueryDto, toListResponse } from '@xaalis/http';
+import { Idempotent, ListQueryDto, NewIds, toListResponse } from '@xaalis/http';
 import {
   IdentityCommands,
   IdentityQueries,
@@ -32,8 +32,14 @@ export class ApiKeysController {
   @Roles('owner')
   @IdempotentSecretIssuance()
   @ApiCreatedResponse({ description: 'A secret key; `secret_key` is shown this once.' })
-  issue(@MerchantModeCaller() caller: MerchantModeCaller) {
-    return this.commands.issueApiKey(caller.merchantId, caller.mode, 'secret', null);
+  issue(@MerchantModeCaller() caller: MerchantModeCaller, @NewIds() ids: NewIds) {
+    return this.commands.issueApiKey(
+      caller.merchantId,
+      caller.mode,
+      'secret',
+      null,
+      ids.of('apiKey'),
+    );
   }
 
   @Get('api-keys')
@@ -57,8 +63,15 @@ export class ApiKeysController {
   issueRestricted(
     @MerchantModeCaller() caller: MerchantModeCaller,
     @Body() body: RestrictedApiKeyDto,
+    @NewIds() ids: NewIds,
   ) {
-    return this.commands.issueApiKey(caller.merchantId, caller.mode, 'restricted', body.scopes);
+    return this.commands.issueApiKey(
+      caller.merchantId,
+      caller.mode,
+      'restricted',
+      body.scopes,
+      ids.of('apiKey'),
+    );
   }
 
   @Post('api-keys/:id/roll')
@@ -72,8 +85,15 @@ export class ApiKeysController {
     @MerchantModeCaller() caller: MerchantModeCaller,
     @Param('id') id: string,
     @Body() body: RollApiKeyDto,
+    @NewIds() ids: NewIds,
   ) {
-    return this.commands.rollApiKey(caller.merchantId, caller.mode, id, body.grace_hours ?? 0);
+    return this.commands.rollApiKey(
+      caller.merchantId,
+      caller.mode,
+      id,
+      body.grace_hours ?? 0,
+      ids.of('apiKey'),
+    );
   }
 
   @Delete('api-keys/:id')

@@ -9,7 +9,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent } from '@xaalis/http';
+import { Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { forbidden } from '@xaalis/kernel';
 import { CreatePaymentDto } from './create-payment.dto';
@@ -30,11 +30,16 @@ export class PaymentsController {
   @RequireScope('payments', 'write')
   @Idempotent({ required: false })
   @ApiCreatedResponse({ description: 'The payment (spec 2.1); `next_action` ready when `provider` is given.' })
-  async create(@ApiCaller() caller: ApiCaller, @Body() body: CreatePaymentDto) {
+  async create(
+    @ApiCaller() caller: ApiCaller,
+    @Body() body: CreatePaymentDto,
+    @NewIds() ids: NewIds,
+  ) {
     const merchant = await this.merchants.of(caller.merchantId, caller.mode);
     return request(this.bus, PAYMENTS_CREATE, {
       merchant_id: caller.merchantId,
       mode: caller.mode,
+      payment_id: ids.of('payment'),
       merchant_name: merchant.name,
       aggregated_merchant_id: merchant.aggregatedMerchantId,
       amount: body.amount,

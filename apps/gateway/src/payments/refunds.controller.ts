@@ -2,7 +2,7 @@ import { Body, Controller, Inject, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import { PAYMENTS_REFUND_CREATE, request, type BusRequester } from '@xaalis/contracts';
-import { Idempotent } from '@xaalis/http';
+import { Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { CreateRefundDto } from './create-refund.dto';
 
@@ -20,10 +20,11 @@ export class RefundsController {
     description:
       '`{object: "refund", id, payment, amount, status, created_at}`; 402 `insufficient_funds` when `available` is short.',
   })
-  create(@ApiCaller() caller: ApiCaller, @Body() body: CreateRefundDto) {
+  create(@ApiCaller() caller: ApiCaller, @Body() body: CreateRefundDto, @NewIds() ids: NewIds) {
     return request(this.bus, PAYMENTS_REFUND_CREATE, {
       merchant_id: caller.merchantId,
       mode: caller.mode,
+      refund_id: ids.of('refund'),
       payment_id: body.payment,
       amount: body.amount,
     });

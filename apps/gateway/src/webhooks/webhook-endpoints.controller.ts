@@ -8,7 +8,7 @@ import {
   WEBHOOKS_ENDPOINT_UPDATE,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent, ListQueryDto } from '@xaalis/http';
+import { Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
 import { MerchantModeCaller, Roles, SessionAuth } from '@xaalis/identity';
 import { assertPublicWebhookTarget } from '@xaalis/net-guard';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
@@ -32,11 +32,13 @@ export class WebhookEndpointsController {
   async create(
     @MerchantModeCaller() caller: MerchantModeCaller,
     @Body() body: CreateWebhookEndpointDto,
+    @NewIds() ids: NewIds,
   ) {
     await assertPublicWebhookTarget(body.url, this.config.webhookAllowedHosts, undefined, 'url');
     return request(this.bus, WEBHOOKS_ENDPOINT_CREATE, {
       merchant_id: caller.merchantId,
       mode: caller.mode,
+      endpoint_id: ids.of('webhookEndpoint'),
       url: body.url,
       event_types: body.event_types,
     });

@@ -7,6 +7,7 @@ import {
   Roles,
   SessionAuth,
 } from '@xaalis/identity';
+import { NewIds } from '@xaalis/http';
 import { RollWebhookSecretDto } from './roll-webhook-secret.dto';
 import { IdempotentWebhookSecretIssuance } from './sealed-webhook-secret';
 
@@ -32,10 +33,15 @@ export class WebhookSecretController {
       'Deliveries are signed with it and, until `previous_expires_at` (null when `overlap_hours` ' +
       'is 0), with the secret it replaces. Rolling again during an overlap retires the older one.',
   })
-  roll(@MerchantCaller() caller: MerchantCaller, @Body() body: RollWebhookSecretDto) {
+  roll(
+    @MerchantCaller() caller: MerchantCaller,
+    @Body() body: RollWebhookSecretDto,
+    @NewIds() ids: NewIds,
+  ) {
     return this.commands.rollWebhookSecret(
       caller.merchantId,
       body.overlap_hours ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
+      ids.of('webhookSecretRoll'),
     );
   }
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE } from '@xaalis/config';
-import { handleCommand, type EventStore } from '@xaalis/event-store';
+import {
+  ConcurrencyError,
+  handleCommand,
+  type AppendResult,
+  type EventStore,
+} from '@xaalis/event-store';
+import { failpoint } from '@xaalis/failpoints';
 import {
   exists,
   paymentDecider,
@@ -36,32 +42,37 @@ export class PaymentCommands {
 
   async run(paymentId: string, command: PaymentCommand): Promise<CommandOutcome> {
     if (command.type === 'CreatePayment') return this.create(paymentId, command);
-    // Refunds and their settlements of one payment all append to its stream at once: retry
-    // conflicts generously rather than answer a valid request with an error.
-    const result = await handleCommand(
-      this.store,
-      paymentStream(paymentId),
-      paymentDecider,
-      command,
-      { maxRetries: 50 },
-    );
+    return this.handle(paymentId, command);
+  }
+
+  private async handle(paymentId: string, command: PaymentCommand): Promise<CommandOutcome> {
+    const result = await handleCommand(this.store, paymentStream(paymentId), paymentDecider, command);
     if (!exists(result.state)) throw notFound('payment');
     if (result.events.length > 0) this.noteAppended(result.position);
     return { payment: result.state, changed: result.events.length > 0 };
   }
 
   /**
-   * A new payment's stream cannot exist (its id was made a moment ago), so the read of
-   * handleCommand is skipped: decide on the initial state and append expecting no stream, the
-   * whole create in one round trip and one commit.
+   * A new payment's stream does not exist but for a retry of this very create (its id is fixed by
+   * the idempotency key), so the read of handleCommand is skipped: decide on the initial state and
+   * append expecting no stream, the whole create in one round trip and one commit. A retry whose
+   * first run appended finds the stream there, and the payment it made is the answer.
    */
   private async create(paymentId: string, command: CreatePayment): Promise<CommandOutcome> {
     const decided = paymentDecider.decide(command, paymentDecider.initialState());
-    const appended = await this.store.appendToStream(
-      paymentStream(paymentId),
-      decided.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-      { expectedRevision: 'no_stream' },
-    );
+    failpoint('payments.create.before_append');
+    let appended: AppendResult;
+    try {
+      appended = await this.store.appendToStream(
+        paymentStream(paymentId),
+        decided.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
+        { expectedRevision: 'no_stream' },
+      );
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+      return this.handle(paymentId, command);
+    }
+    failpoint('payments.create.after_append');
     this.noteAppended(appended.position);
     const payment = decided.reduce(paymentDecider.evolve, paymentDecider.initialState());
     if (!exists(payment)) throw new Error('CreatePayment decided no PaymentCreated');

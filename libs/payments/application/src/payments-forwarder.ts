@@ -6,8 +6,9 @@ import {
 } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EventForwarder, PostgresCheckpointStore, type BusClient } from '@xaalis/bus';
-import { BUS_CLIENT, CONFIG, EVENT_STORE, PG_POOL, type XaalisConfig } from '@xaalis/config';
+import { BUS_CLIENT, EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { EventStore, RecordedEvent } from '@xaalis/event-store';
+import { failpoint } from '@xaalis/failpoints';
 import { PAYMENT_STREAM_PREFIX } from '@xaalis/payments-domain';
 import { paymentIntegrationEvents } from './payment-integration-events';
 import { PaymentLinker } from './payment-links';
@@ -26,22 +27,16 @@ export class PaymentsForwarder implements OnApplicationBootstrap, OnApplicationS
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(PG_POOL) pool: Pool,
     @Inject(BUS_CLIENT) client: BusClient,
-    @Inject(CONFIG) config: XaalisConfig,
     linker: PaymentLinker,
   ) {
     const toEvents = paymentIntegrationEvents(store, (payment) => linker.links(payment));
-    const crashBefore = config.faultCrashBeforePublish;
     this.forwarder = new EventForwarder({
       store,
       name: 'payments',
       streamPrefixes: [PAYMENT_STREAM_PREFIX],
       toIntegrationEvents: async (recorded: RecordedEvent) => {
         const events = await toEvents(recorded);
-        if (events.length === 0) return events;
-        // Test-only fault: die like kill -9 between the durable append and its publication.
-        if (crashBefore !== undefined && events.some((event) => event.type === crashBefore)) {
-          process.kill(process.pid, 'SIGKILL');
-        }
+        if (events.length > 0) failpoint('payments.forwarder.before_publish');
         return events;
       },
       client,

@@ -66,7 +66,7 @@ export class PaymentsService {
 
   async create(request: CreatePaymentRequest): Promise<PaymentReply> {
     const now = this.clock.now();
-    const paymentId = newId('payment', now.getTime());
+    const paymentId = request.payment_id;
     // Outside aggregator mode Wave is called as the merchant's own account: no aggregated id.
     const aggregatedMerchantId = this.aggregatorMode
       ? (request.aggregated_merchant_id ?? null)
@@ -116,7 +116,9 @@ export class PaymentsService {
   }
 
   async get(request: PaymentRef): Promise<PaymentReply> {
-    return this.object(await this.queries.get(request.merchant_id, request.mode, request.payment_id));
+    return this.object(
+      await this.queries.get(request.merchant_id, request.mode, request.payment_id),
+    );
   }
 
   async list(request: ListPaymentsRequest): Promise<PaymentListReply> {

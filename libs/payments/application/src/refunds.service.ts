@@ -7,7 +7,8 @@ import {
   type CreateRefundRequest,
   type RefundReply,
 } from '@xaalis/contracts';
-import { DomainError, newId, type Clock } from '@xaalis/kernel';
+import { failpoint } from '@xaalis/failpoints';
+import { DomainError, type Clock } from '@xaalis/kernel';
 import type { Payment, RefundState } from '@xaalis/payments-domain';
 import { PaymentCommands } from './payment.commands.service';
 import { PaymentQueries } from './payment.queries';
@@ -25,6 +26,9 @@ export function toRefundObject(payment: Payment, refund: RefundState): RefundRep
     created_at: refund.createdAt,
   };
 }
+
+const insufficientFunds = () =>
+  new DomainError('insufficient_funds', 'The available balance does not cover this refund.');
 
 /**
  * CONTRACT 5 refunds. The refund is recorded on the payment first (so two refunds can never
@@ -46,14 +50,21 @@ export class RefundsService {
   async create(input: CreateRefundRequest): Promise<RefundReply> {
     const payment = await this.queries.get(input.merchant_id, input.mode, input.payment_id);
     const now = this.clock.now();
-    const refundId = newId('refund', now.getTime());
+    const refundId = input.refund_id;
     const { payment: requested } = await this.commands.run(payment.paymentId, {
       type: 'RequestRefund',
       data: { refundId, amount: input.amount ?? null, now },
     });
     const refund = requested.refunds.find((candidate) => candidate.refundId === refundId)!;
+    failpoint('refunds.after_request');
+    // A retry of a refund whose first run got further answers what that run decided.
+    if (refund.status === 'failed' && refund.failureReason === 'insufficient_funds') {
+      throw insufficientFunds();
+    }
+    if (refund.status !== 'pending') return toRefundObject(requested, refund);
     try {
       await this.hold(requested, refund);
+      failpoint('refunds.after_hold');
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code !== 'insufficient_funds') {
@@ -65,10 +76,7 @@ export class RefundsService {
         type: 'SettleRefund',
         data: { refundId, outcome: 'failed', reason: 'insufficient_funds', now: this.clock.now() },
       });
-      throw new DomainError(
-        'insufficient_funds',
-        'The available balance does not cover this refund.',
-      );
+      throw insufficientFunds();
     }
     return toRefundObject(requested, refund);
   }

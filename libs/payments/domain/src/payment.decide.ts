@@ -69,7 +69,9 @@ function methodChosen(
 }
 
 function createPayment({ data }: CreatePayment, state: PaymentState): PaymentEvent[] {
-  if (exists(state)) throw invalidState('The payment already exists.');
+  // Its id is the caller's, fixed by the idempotency key: an existing payment is this create's
+  // first run (which died before answering), so there is nothing more to do.
+  if (exists(state)) return [];
   if (!Number.isSafeInteger(data.amount) || data.amount < 1 || data.amount > MAX_AMOUNT) {
     throw validationError([{ field: 'amount', issue: `must be an integer from 1 to ${MAX_AMOUNT}` }]);
   }

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseFailpoints, type FailpointSettings } from '@xaalis/failpoints';
 
 /**
  * The whole configuration, read once from the environment and validated at boot (CONTRACT 10).
@@ -46,10 +47,12 @@ export interface XaalisConfig {
   /** Fee per provider in basis points of the amount (100 = 1%), rounded half up to whole XOF. */
   feeBps: { wave: number; orange_money: number; mock: number };
   /**
-   * Tests only: the payments process kills itself (as `kill -9` would) right before publishing
-   * an integration event of this type, after its append is durable.
+   * How long a running request holds its idempotency key: a retry after the request's process
+   * died waits this long, then runs again with the same object id (CONTRACT 3).
    */
-  faultCrashBeforePublish: string | undefined;
+  idempotencyLeaseMs: number;
+  /** Tests only (`XAALIS_FAILPOINTS`): points where this process crashes or throws on purpose. */
+  failpoints: FailpointSettings;
 }
 
 export interface WaveConfig {
@@ -126,6 +129,12 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
   };
 
   const baseUrl = (raw: string): string => raw.replace(/\/+$/, '');
+  const failpointsFrom = (raw: string | undefined): FailpointSettings => {
+    if (raw === undefined) return {};
+    const parsed = parseFailpoints(raw);
+    problems.push(...parsed.problems);
+    return parsed.settings;
+  };
 
   const port = int('PORT', 3000, 0, 65535);
   const logLevel = text('LOG_LEVEL') ?? 'info';
@@ -176,7 +185,8 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
       orange_money: int('FEE_ORANGE_MONEY_BPS', 150, 0, 10_000),
       mock: int('FEE_MOCK_BPS', 100, 0, 10_000),
     },
-    faultCrashBeforePublish: text('XAALIS_FAULT_CRASH_BEFORE_PUBLISH'),
+    idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 60_000, 1_000, 3_600_000),
+    failpoints: failpointsFrom(text('XAALIS_FAILPOINTS')),
   };
   if (config.secretHashKey !== undefined && config.secretHashKey.length < 32) {
     problems.push('SECRET_HASH_KEY must be at least 32 characters');

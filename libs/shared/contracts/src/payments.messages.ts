@@ -57,6 +57,13 @@ export class PaymentCustomerMessage {
 
 /** `payments.payment.create`. */
 export class CreatePaymentRequest extends MerchantScope {
+  /**
+   * Chosen by the caller: under an idempotency key, the same for every retry, so a retry after
+   * a crash finds the payment the first run made instead of making a second one.
+   */
+  @Matches(idPattern('pay'))
+  payment_id!: string;
+
   @IsString()
   @MaxLength(100)
   merchant_name!: string;
@@ -183,6 +190,10 @@ export class ProviderNotificationReply {
 
 /** `payments.refund.create` (CONTRACT 5). */
 export class CreateRefundRequest extends MerchantScope {
+  /** Chosen by the caller, the same for every retry of one idempotency key (as a payment's). */
+  @Matches(idPattern('re'))
+  refund_id!: string;
+
   @IsString()
   @MaxLength(255)
   payment_id!: string;

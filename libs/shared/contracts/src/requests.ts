@@ -28,6 +28,7 @@ import {
 import {
   CreateWebhookEndpointRequest,
   ListWebhookEventsRequest,
+  SetDefaultWebhookEndpointRequest,
   UpdateWebhookEndpointRequest,
   WebhookDeliveryListReply,
   WebhookDeliveryRef,
@@ -60,6 +61,7 @@ export const GATEWAY_WEBHOOK_SECRET_GET = 'gateway.webhook_secret.get';
 export const WEBHOOKS_ENDPOINT_CREATE = 'webhooks.endpoint.create';
 export const WEBHOOKS_ENDPOINT_LIST = 'webhooks.endpoint.list';
 export const WEBHOOKS_ENDPOINT_UPDATE = 'webhooks.endpoint.update';
+export const WEBHOOKS_ENDPOINT_SET_DEFAULT = 'webhooks.endpoint.set_default';
 export const WEBHOOKS_DELIVERY_LIST = 'webhooks.delivery.list';
 export const WEBHOOKS_DELIVERY_RETRY = 'webhooks.delivery.retry';
 export const WEBHOOKS_EVENT_GET = 'webhooks.event.get';
@@ -187,6 +189,12 @@ export const REQUESTS = {
     request: UpdateWebhookEndpointRequest,
     reply: WebhookEndpointReply,
   } satisfies RequestContract<UpdateWebhookEndpointRequest, WebhookEndpointReply>,
+  [WEBHOOKS_ENDPOINT_SET_DEFAULT]: {
+    owner: 'webhooks',
+    callers: ['gateway'],
+    request: SetDefaultWebhookEndpointRequest,
+    reply: WebhookEndpointReply,
+  } satisfies RequestContract<SetDefaultWebhookEndpointRequest, WebhookEndpointReply>,
   [WEBHOOKS_DELIVERY_LIST]: {
     owner: 'webhooks',
     callers: ['gateway'],

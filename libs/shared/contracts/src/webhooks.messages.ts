@@ -52,6 +52,10 @@ export class WebhookSecretReply {
 
 /** `webhooks.endpoint.create`: the gateway has checked the URL against private targets. */
 export class CreateWebhookEndpointRequest extends MerchantScope {
+  /** Chosen by the caller, the same for every retry of one idempotency key (as a payment's). */
+  @Matches(idPattern('we'))
+  endpoint_id!: string;
+
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   url!: string;
@@ -61,6 +65,22 @@ export class CreateWebhookEndpointRequest extends MerchantScope {
   @ArrayMaxSize(WEBHOOK_SUBSCRIPTIONS.length)
   @IsIn(WEBHOOK_SUBSCRIPTIONS, { each: true })
   event_types!: string[];
+}
+
+/**
+ * `webhooks.endpoint.set_default`: `PATCH /v1/account` asks it before answering, so the URL is
+ * the mode's default endpoint (all event types) by the time the merchant hears 200 and every
+ * event after that finds it. `account.updated`, consumed later, repeats it harmlessly and covers
+ * a request that got no answer.
+ */
+export class SetDefaultWebhookEndpointRequest extends MerchantScope {
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  url!: string;
+
+  /** The change's time, as `account.updated` carries it: an older change never undoes a newer. */
+  @Matches(ISO_MS)
+  at!: string;
 }
 
 export class UpdateWebhookEndpointRequest extends MerchantScope {

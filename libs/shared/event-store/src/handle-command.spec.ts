@@ -147,17 +147,101 @@ describe('handleCommand', () => {
     ]);
   });
 
-  it('gives up after maxRetries conflicts with the last ConcurrencyError', async () => {
+  it('after maxRetries conflicts, answers unavailable with a retry_after, having changed nothing', async () => {
     await handleCommand(store, 'wallet-aw_1', wallet, open);
     jest
       .spyOn(store, 'appendToStream')
       .mockRejectedValue(new ConcurrencyError('wallet-aw_1', 0n, 1n));
     const read = jest.spyOn(store, 'readStream');
 
-    await expect(
-      handleCommand(store, 'wallet-aw_1', wallet, credit(1), { maxRetries: 2 }),
-    ).rejects.toThrow(ConcurrencyError);
+    const error = await handleCommand(store, 'wallet-aw_1', wallet, credit(1), {
+      maxRetries: 2,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'unavailable', details: { retry_after: 1 } });
+    expect((error as DomainError).message).toMatch(
+      /^The wallet is being changed by other requests/,
+    );
     expect(read).toHaveBeenCalledTimes(3);
+    jest.restoreAllMocks();
+    expect((await store.readStream('wallet-aw_1')).events).toHaveLength(1);
+  });
+
+  it('waits a jittered, doubling time between attempts', async () => {
+    await handleCommand(store, 'wallet-aw_1', wallet, open);
+    jest
+      .spyOn(store, 'appendToStream')
+      .mockRejectedValue(new ConcurrencyError('wallet-aw_1', 0n, 1n));
+    jest.spyOn(Math, 'random').mockReturnValue(1);
+    const waits: number[] = [];
+    const setTimeoutSpy = jest.spyOn(global, 'setTimeout').mockImplementation(((
+      callback: () => void,
+      ms: number,
+    ) => {
+      waits.push(ms);
+      callback();
+      return 0 as unknown as NodeJS.Timeout;
+    }) as typeof setTimeout);
+
+    await handleCommand(store, 'wallet-aw_1', wallet, credit(1)).catch(() => undefined);
+    setTimeoutSpy.mockRestore();
+
+    expect(waits).toEqual([5, 10, 20, 40, 80, 160, 320, 320]);
+  });
+
+  describe('commands on one stream in one process', () => {
+    it('take turns: 50 at once all apply, none conflicts, each decided on the state before it', async () => {
+      await handleCommand(store, 'wallet-aw_1', wallet, open);
+      const append = jest.spyOn(store, 'appendToStream');
+
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          handleCommand(store, 'wallet-aw_1', wallet, credit(i + 1)),
+        ),
+      );
+
+      expect(append).toHaveBeenCalledTimes(50);
+      expect(results.map((result) => result.nextExpectedRevision)).toEqual(
+        Array.from({ length: 50 }, (_, i) => BigInt(i + 1)),
+      );
+      expect(results.at(-1)!.state).toEqual({ status: 'open', balance: (50 * 51) / 2 });
+    });
+
+    it('take turns even when one fails, and the stream is free again afterwards', async () => {
+      const outcomes = await Promise.allSettled([
+        handleCommand(store, 'wallet-aw_1', wallet, credit(1)),
+        handleCommand(store, 'wallet-aw_1', wallet, open),
+        handleCommand(store, 'wallet-aw_1', wallet, credit(2)),
+      ]);
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect((await handleCommand(store, 'wallet-aw_1', wallet, credit(3))).state).toEqual({
+        status: 'open',
+        balance: 5,
+      });
+    });
+
+    it('do not wait for commands on other streams', async () => {
+      await handleCommand(store, 'wallet-aw_1', wallet, open);
+      let release!: () => void;
+      const blocked = new Promise<void>((resolve) => (release = resolve));
+      const slow = racedOnce(store, () => blocked);
+
+      const first = handleCommand(slow, 'wallet-aw_1', wallet, credit(1));
+      // Another stream of the same store object goes through while the first waits.
+      const other = await handleCommand(slow, 'wallet-aw_2', wallet, {
+        type: 'Open',
+        data: { walletId: 'aw_2' },
+      });
+      expect(other.state).toEqual({ status: 'open', balance: 0 });
+      release();
+      expect((await first).state).toEqual({ status: 'open', balance: 1 });
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { fold, type Decider } from '@xaalis/kernel';
+import { DomainError, fold, type Decider } from '@xaalis/kernel';
 import { ConcurrencyError, type EventStore, type NewEvent } from './event-store';
+import { StreamTurns } from './stream-turns';
 
 /** A decider's events are plain `{ type, data }` objects, stored as they are. */
 export interface DeciderEvent {
@@ -9,9 +10,24 @@ export interface DeciderEvent {
 }
 
 export interface HandleCommandOptions {
-  /** Extra attempts after a ConcurrencyError (another writer got there first). Default 3. */
+  /** Extra attempts after a ConcurrencyError (another process's writer got there first). */
   maxRetries?: number;
 }
+
+/**
+ * Retries after a conflict, each after a jittered wait (full jitter: anywhere up to a bound that
+ * doubles from 5 ms to 320 ms), so that writers of other processes colliding on one stream spread
+ * out instead of colliding again: at most about 1.3 s in all.
+ */
+export const DEFAULT_MAX_RETRIES = 8;
+const FIRST_BACKOFF_MS = 5;
+const MAX_BACKOFF_MS = 320;
+
+/** Seconds a client is told to wait (`Retry-After`) when conflicts outlasted every retry. */
+const RETRY_AFTER_SECONDS = 1;
+
+/** Per store, so two stores in one process (two services in one test) act as two processes. */
+const turnsByStore = new WeakMap<EventStore, StreamTurns>();
 
 export interface HandleCommandResult<State> {
   /** What was appended, ids included (empty when the decision was to do nothing). */
@@ -32,6 +48,11 @@ export interface HandleCommandResult<State> {
  * that was read (`no_stream` for a new stream), and on a ConcurrencyError do it all again on the
  * fresh stream (after emmett's handleCommand). A DomainError from `decide` goes to the caller
  * untouched and nothing is appended.
+ *
+ * Commands on one stream in this process take turns (StreamTurns), so a busy stream (a merchant
+ * issuing keys, a payment refunded many times at once) costs waiting, not conflicts. Conflicts
+ * with other processes are retried after jittered waits; when they outlast every retry the
+ * answer is `unavailable` with `retry_after` (503 and `Retry-After` at the edge), nothing changed.
  */
 export async function handleCommand<State, Command, Event extends DeciderEvent>(
   store: EventStore,
@@ -40,7 +61,22 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
   command: Command,
   options: HandleCommandOptions = {},
 ): Promise<HandleCommandResult<State>> {
-  const maxRetries = options.maxRetries ?? 3;
+  let turns = turnsByStore.get(store);
+  if (turns === undefined) {
+    turns = new StreamTurns();
+    turnsByStore.set(store, turns);
+  }
+  return turns.run(streamName, () => decideAndAppend(store, streamName, decider, command, options));
+}
+
+async function decideAndAppend<State, Command, Event extends DeciderEvent>(
+  store: EventStore,
+  streamName: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  options: HandleCommandOptions,
+): Promise<HandleCommandResult<State>> {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   for (let attempt = 0; ; attempt++) {
     const { events: recorded, currentRevision } = await store.readStream(streamName);
     // The stream holds only this decider's events: it is the only writer of its streams.
@@ -74,7 +110,20 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
         position: appended.position,
       };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= maxRetries) throw error;
+      if (!(error instanceof ConcurrencyError)) throw error;
+      if (attempt >= maxRetries) throw stillConflicting(streamName);
+      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
     }
   }
 }
+
+function stillConflicting(streamName: string): DomainError {
+  const kind = streamName.slice(0, streamName.indexOf('-')) || 'object';
+  return new DomainError(
+    'unavailable',
+    `The ${kind} is being changed by other requests at this moment: nothing was changed. Retry shortly.`,
+    { retry_after: RETRY_AFTER_SECONDS },
+  );
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CONFIG, type XaalisConfig } from '@xaalis/config';
 import { XaalisExceptionFilter } from './errors/xaalis-exception.filter';
 import {
   DEFAULT_HTTP_EDGE_OPTIONS,
@@ -40,7 +41,16 @@ export class HttpEdgeModule {
       global: true,
       controllers: [HealthController, MetricsController],
       providers: [
-        { provide: HTTP_EDGE_OPTIONS, useValue: { ...DEFAULT_HTTP_EDGE_OPTIONS, ...options } },
+        {
+          provide: HTTP_EDGE_OPTIONS,
+          // The lease is configuration (IDEMPOTENCY_LEASE_MS); what the caller names wins.
+          useFactory: (config?: XaalisConfig): HttpEdgeOptions => ({
+            ...DEFAULT_HTTP_EDGE_OPTIONS,
+            ...(config && { idempotencyLeaseMs: config.idempotencyLeaseMs }),
+            ...options,
+          }),
+          inject: [{ token: CONFIG, optional: true }],
+        },
         ...providers,
       ],
       exports: providers,

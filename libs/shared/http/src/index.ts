@@ -16,6 +16,7 @@ export * from './idempotency/idempotent.metadata';
 export * from './idempotency/idempotent.decorator';
 export * from './idempotency/idempotency.interceptor';
 export * from './idempotency/idempotent-run';
+export * from './idempotency/new-ids';
 export * from './idempotency/idempotency-cleanup';
 export * from './idempotency/rewrite-json-body';
 export * from './pagination/list-query.dto';

@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   exchange: 'ex',
   exchangeQuote: 'exq',
+  /** Not shown to clients: names a webhook secret roll so that a retry of it rolls nothing more. */
+  webhookSecretRoll: 'whr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -11,6 +11,7 @@ import {
   runMigrations,
   type PrismaClient,
 } from '@xaalis/database';
+import { armFailpoints } from '@xaalis/failpoints';
 import { withGeneratedSecrets } from './generated-secrets';
 
 /** Everything an app needs from outside itself; shared by the five apps in embedded mode. */
@@ -43,6 +44,7 @@ export async function createInfrastructure(
   options: InfrastructureOptions,
 ): Promise<Infrastructure> {
   const config = withGeneratedSecrets(rawConfig);
+  armFailpoints(config.failpoints);
   const database = await resolveDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -24,14 +24,22 @@ describeWithPostgres('WebhookStore', () => {
 
   const merchant = () => newId('merchant');
 
-  const endpoint = (merchantId: string, eventTypes: string[], mode: 'test' | 'live' = 'test') =>
-    store.createEndpoint({
+  const endpoint = async (
+    merchantId: string,
+    eventTypes: string[],
+    mode: 'test' | 'live' = 'test',
+  ) => {
+    const row = await store.createEndpoint({
+      id: newId('webhookEndpoint'),
       merchantId,
       mode,
       url: `https://hooks.example/${eventTypes.join('+')}`,
       eventTypes,
       now: NOW,
     });
+    if (!row) throw new Error('the endpoint was not created');
+    return row;
+  };
 
   const paymentEvent = (merchantId: string, livemode = false): IntegrationEvent => ({
     id: newId('event'),
@@ -64,6 +72,14 @@ describeWithPostgres('WebhookStore', () => {
       )
     ).rows;
 
+  const endpointsMatched = async (eventId: string) =>
+    (
+      await pool.query<{ endpoints_matched: number }>(
+        'SELECT endpoints_matched FROM webhook_events WHERE id = $1',
+        [eventId],
+      )
+    ).rows[0]?.endpoints_matched;
+
   describe('recordEvent', () => {
     it('stores the event and one pending delivery per active endpoint of its merchant and mode that wants it', async () => {
       const merchantId = merchant();
@@ -91,6 +107,7 @@ describeWithPostgres('WebhookStore', () => {
       expect(deliveries.map((d) => d.endpoint_id)).toEqual(wanted.map((e) => e.id).sort());
       expect(deliveries.every((d) => d.status === 'pending' && d.id.startsWith('whd_'))).toBe(true);
       expect(new Set(deliveries.map((d) => d.id)).size).toBe(3);
+      expect(await endpointsMatched(event.id)).toBe(3);
       const stored = await store.event(merchantId, 'test', event.id);
       expect(JSON.parse(stored!.body)).toEqual({
         id: event.id,
@@ -112,6 +129,17 @@ describeWithPostgres('WebhookStore', () => {
       const deliveries = await deliveriesOf(event.id);
       expect(deliveries.map((d) => d.endpoint_id)).toEqual(endpoints.map((e) => e.id).sort());
       expect(new Set(deliveries.map((d) => d.id)).size).toBe(37);
+      expect(await endpointsMatched(event.id)).toBe(37);
+    });
+
+    it('counts exactly one statement of endpoints, then none more', async () => {
+      const merchantId = merchant();
+      for (let i = 0; i < 16; i += 1) await endpoint(merchantId, ['*']);
+      const event = paymentEvent(merchantId);
+
+      expect(await record(event)).toBe(16);
+      expect(await deliveriesOf(event.id)).toHaveLength(16);
+      expect(await endpointsMatched(event.id)).toBe(16);
     });
 
     it('creates nothing twice when the same event is recorded again', async () => {
@@ -126,12 +154,172 @@ describeWithPostgres('WebhookStore', () => {
       expect(await deliveriesOf(event.id)).toEqual(first);
     });
 
-    it('stores an event no endpoint wants, with no delivery', async () => {
+    it('stores an event no endpoint wants, with no delivery, marked as matching none', async () => {
       const merchantId = merchant();
+      await endpoint(merchantId, ['payment.failed']);
       const event = paymentEvent(merchantId);
       expect(await record(event)).toBe(0);
       expect(await deliveriesOf(event.id)).toEqual([]);
       expect(await store.event(merchantId, 'test', event.id)).toBeDefined();
+      expect(await endpointsMatched(event.id)).toBe(0);
+    });
+  });
+
+  describe('createEndpoint', () => {
+    it('makes an endpoint once per id: a retry of its creation gets the one the first run made', async () => {
+      const merchantId = merchant();
+      const id = newId('webhookEndpoint');
+      const input = {
+        id,
+        merchantId,
+        mode: 'test' as const,
+        url: 'https://hooks.example/a',
+        eventTypes: ['*'],
+        now: NOW,
+      };
+      const made = await store.createEndpoint(input);
+      const again = await store.createEndpoint({ ...input, now: new Date(NOW.getTime() + 1000) });
+      expect(again).toEqual(made);
+      expect(made).toMatchObject({ id, merchant_id: merchantId, url: 'https://hooks.example/a' });
+      const { rows } = await pool.query(
+        'SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1',
+        [id],
+      );
+      expect(rows[0].n).toBe(1);
+    });
+
+    it('gives nothing for an id another merchant or mode holds', async () => {
+      const id = newId('webhookEndpoint');
+      const input = {
+        id,
+        mode: 'test' as const,
+        url: 'https://hooks.example/b',
+        eventTypes: ['*'],
+        now: NOW,
+      };
+      await store.createEndpoint({ ...input, merchantId: merchant() });
+      expect(await store.createEndpoint({ ...input, merchantId: merchant() })).toBeUndefined();
+    });
+  });
+
+  describe('setDefaultEndpoint', () => {
+    const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1_000);
+    const defaults = async (merchantId: string) =>
+      (
+        await pool.query(
+          `SELECT id, url, active, event_types, managed_by, created_at, updated_at
+             FROM webhook_endpoints WHERE merchant_id = $1 AND is_default`,
+          [merchantId],
+        )
+      ).rows;
+
+    it('makes the account URL the mode default for every event type, and answers it', async () => {
+      const merchantId = merchant();
+      const set = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'test',
+        url: 'https://hooks.example/a',
+        at: at(1),
+      });
+
+      expect(set).toEqual({
+        id: expect.stringMatching(/^we_/),
+        merchant_id: merchantId,
+        mode: 'test',
+        url: 'https://hooks.example/a',
+        event_types: ['*'],
+        active: true,
+        is_default: true,
+        managed_by: 'account',
+        created_at: at(1),
+      });
+      const event = paymentEvent(merchantId);
+      expect(await record(event)).toBe(1);
+      expect((await deliveriesOf(event.id)).map((d) => d.endpoint_id)).toEqual([set.id]);
+      expect(await record(paymentEvent(merchantId, true))).toBe(0);
+    });
+
+    it('takes a newer change, ignores an older one and repeats the same one harmlessly', async () => {
+      const merchantId = merchant();
+      const first = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'test',
+        url: 'https://hooks.example/a',
+        at: at(1),
+      });
+      const newer = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'test',
+        url: 'https://hooks.example/b',
+        at: at(3),
+      });
+      expect(newer).toMatchObject({ id: first.id, url: 'https://hooks.example/b' });
+
+      // The slower of two racing PATCHes, and a late account.updated of the first.
+      const older = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'test',
+        url: 'https://hooks.example/c',
+        at: at(2),
+      });
+      expect(older).toEqual(newer);
+      const tx = await pool.connect();
+      try {
+        await store.upsertDefaultEndpoint(tx, {
+          merchantId,
+          mode: 'test',
+          url: 'https://hooks.example/a',
+          at: at(1),
+        });
+        // account.updated of the change the request already set.
+        await store.upsertDefaultEndpoint(tx, {
+          merchantId,
+          mode: 'test',
+          url: 'https://hooks.example/b',
+          at: at(3),
+        });
+      } finally {
+        tx.release();
+      }
+
+      expect(await defaults(merchantId)).toEqual([
+        {
+          id: first.id,
+          url: 'https://hooks.example/b',
+          active: true,
+          event_types: ['*'],
+          managed_by: 'account',
+          created_at: at(1),
+          updated_at: at(3),
+        },
+      ]);
+    });
+
+    it('turns a default endpoint deactivated in the dashboard back on with a newer change', async () => {
+      const merchantId = merchant();
+      const set = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'live',
+        url: 'https://hooks.example/a',
+        at: at(1),
+      });
+      await store.updateEndpoint({
+        merchantId,
+        mode: 'live',
+        id: set.id,
+        active: false,
+        now: at(2),
+      });
+      expect(await record(paymentEvent(merchantId, true))).toBe(0);
+
+      const again = await store.setDefaultEndpoint({
+        merchantId,
+        mode: 'live',
+        url: 'https://hooks.example/a',
+        at: at(3),
+      });
+      expect(again).toMatchObject({ id: set.id, active: true });
+      expect(await record(paymentEvent(merchantId, true))).toBe(1);
     });
   });
 

@@ -62,33 +62,41 @@ export class WebhookStore {
    * delivery per active endpoint of its merchant and mode that wants its type (`endpointWants`,
    * here in SQL: the type or `*`). One statement for up to DELIVERY_IDS_PER_STATEMENT endpoints:
    * the forwarder publishes events one at a time, so every round trip here delays every later
-   * event. A merchant with more endpoints takes more rounds. Returns how many want the event.
+   * event. A merchant with more endpoints takes more rounds, each after the last endpoint id of
+   * the one before, so an endpoint changed between rounds cannot make another be skipped.
+   *
+   * The event row keeps how many endpoints wanted it (`endpoints_matched`, a delivery each): an
+   * event recorded with no endpoint shows as such rather than as a silent absence of deliveries.
+   * Returns that number.
    */
   async recordEvent(tx: PoolClient, event: IntegrationEvent, now: Date): Promise<number> {
     const mode = modeOf(event);
     const body = payloadBody(toWebhookPayload(event));
-    let wanted = 0;
-    for (let offset = 0; offset === 0 || offset < wanted; offset += DELIVERY_IDS_PER_STATEMENT) {
+    let matched = 0;
+    let after = '';
+    for (let round = 0; ; round += 1) {
       const ids = Array.from({ length: DELIVERY_IDS_PER_STATEMENT }, () =>
         newId('webhookDelivery', now.getTime()),
       );
-      const { rows } = await tx.query<{ wanted: number }>(
-        `WITH event AS (
-           INSERT INTO webhook_events (id, merchant_id, mode, type, body, created_at)
-           SELECT $1, $2, $3, $4, $5, $6 WHERE $10::int = 0
+      const { rows } = await tx.query<{ matched: number; last: string | null }>(
+        `WITH endpoint AS (
+           SELECT id, row_number() OVER (ORDER BY id) AS n FROM (
+             SELECT id FROM webhook_endpoints
+              WHERE merchant_id = $2 AND mode = $3 AND active
+                AND event_types && ARRAY[$4, $8]::text[] AND id > $10
+              ORDER BY id LIMIT cardinality($9::text[])
+           ) page
+         ), event AS (
+           INSERT INTO webhook_events (id, merchant_id, mode, type, body, created_at, endpoints_matched)
+           SELECT $1, $2, $3, $4, $5, $6, (SELECT count(*) FROM endpoint) WHERE $11
            ON CONFLICT (id) DO NOTHING
-         ), endpoint AS (
-           SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
-            WHERE merchant_id = $2 AND mode = $3 AND active
-              AND event_types && ARRAY[$4, $8]::text[]
          ), delivery AS (
            INSERT INTO webhook_deliveries
              (id, merchant_id, mode, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-           SELECT ($9::text[])[n - $10], $2, $3, endpoint.id, $1, 'pending', $7, $7, $7
-             FROM endpoint WHERE n > $10 AND n <= $10 + cardinality($9::text[])
+           SELECT ($9::text[])[n], $2, $3, endpoint.id, $1, 'pending', $7, $7, $7 FROM endpoint
            ON CONFLICT (endpoint_id, event_id) DO NOTHING
          )
-         SELECT count(*)::int AS wanted FROM endpoint`,
+         SELECT count(*)::int AS matched, max(id) AS last FROM endpoint`,
         [
           event.id,
           event.merchant_id,
@@ -99,33 +107,44 @@ export class WebhookStore {
           now,
           ALL_EVENT_TYPES,
           ids,
-          offset,
+          after,
+          round === 0,
         ],
       );
-      wanted = rows[0].wanted;
+      matched += rows[0].matched;
+      if (rows[0].matched < DELIVERY_IDS_PER_STATEMENT) break;
+      after = rows[0].last!;
     }
-    return wanted;
+    if (matched >= DELIVERY_IDS_PER_STATEMENT) {
+      await tx.query('UPDATE webhook_events SET endpoints_matched = $2 WHERE id = $1', [
+        event.id,
+        matched,
+      ]);
+    }
+    return matched;
   }
 
   /**
-   * `account.updated`: the mode's default endpoint takes the account's URL (all event types);
-   * a cleared URL deactivates it. Events older than the endpoint's last change are ignored, so
-   * a late redelivery never puts back an old URL.
+   * The mode's default endpoint takes the account's URL (all event types); a cleared URL
+   * deactivates it. Asked by `PATCH /v1/account` and again by `account.updated`, with the same
+   * `at`: a change older than the endpoint's last one is ignored, so neither a late redelivery nor
+   * the slower of two racing PATCHes puts back an old URL. `db` is the consumer's transaction or
+   * the pool.
    */
   async upsertDefaultEndpoint(
-    tx: PoolClient,
+    db: Pick<PoolClient, 'query'>,
     input: { merchantId: string; mode: Mode; url: string | null; at: Date },
   ): Promise<void> {
     const { merchantId, mode, url, at } = input;
     if (url === null) {
-      await tx.query(
+      await db.query(
         `UPDATE webhook_endpoints SET active = false, updated_at = $3
           WHERE merchant_id = $1 AND mode = $2 AND is_default AND updated_at <= $3`,
         [merchantId, mode, at],
       );
       return;
     }
-    await tx.query(
+    await db.query(
       `INSERT INTO webhook_endpoints
          (id, merchant_id, mode, url, event_types, active, is_default, managed_by, created_at, updated_at)
        VALUES ($1, $2, $3, $4, ARRAY[$5]::text[], true, true, 'account', $6, $6)
@@ -134,6 +153,22 @@ export class WebhookStore {
          WHERE webhook_endpoints.updated_at <= EXCLUDED.updated_at`,
       [newId('webhookEndpoint', at.getTime()), merchantId, mode, url, ALL_EVENT_TYPES, at],
     );
+  }
+
+  /** `upsertDefaultEndpoint` on its own, then the default endpoint as it now stands. */
+  async setDefaultEndpoint(input: {
+    merchantId: string;
+    mode: Mode;
+    url: string;
+    at: Date;
+  }): Promise<EndpointRow> {
+    await this.upsertDefaultEndpoint(this.pool, input);
+    const { rows } = await this.pool.query<EndpointRow>(
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+        WHERE merchant_id = $1 AND mode = $2 AND is_default`,
+      [input.merchantId, input.mode],
+    );
+    return rows[0];
   }
 
   /**
@@ -326,26 +361,31 @@ export class WebhookStore {
     return rows;
   }
 
+  /**
+   * The id is the caller's, fixed by the request's idempotency key: a retry whose first run made
+   * the endpoint (and died before answering) gets that endpoint, as it now stands.
+   */
   async createEndpoint(input: {
+    id: string;
     merchantId: string;
     mode: Mode;
     url: string;
     eventTypes: string[];
     now: Date;
-  }): Promise<EndpointRow> {
+  }): Promise<EndpointRow | undefined> {
     const { rows } = await this.pool.query<EndpointRow>(
-      `INSERT INTO webhook_endpoints
-         (id, merchant_id, mode, url, event_types, active, is_default, managed_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, true, false, NULL, $6, $6)
-       RETURNING ${ENDPOINT_COLUMNS}`,
-      [
-        newId('webhookEndpoint', input.now.getTime()),
-        input.merchantId,
-        input.mode,
-        input.url,
-        input.eventTypes,
-        input.now,
-      ],
+      `WITH created AS (
+         INSERT INTO webhook_endpoints
+           (id, merchant_id, mode, url, event_types, active, is_default, managed_by, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, true, false, NULL, $6, $6)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING ${ENDPOINT_COLUMNS}
+       )
+       SELECT * FROM created
+       UNION ALL
+       SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+        WHERE id = $1 AND merchant_id = $2 AND mode = $3 AND NOT EXISTS (SELECT 1 FROM created)`,
+      [input.id, input.merchantId, input.mode, input.url, input.eventTypes, input.now],
     );
     return rows[0];
   }

@@ -3,6 +3,7 @@ import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type {
   CreateWebhookEndpointRequest,
   ListWebhookEventsRequest,
+  SetDefaultWebhookEndpointRequest,
   UpdateWebhookEndpointRequest,
   WebhookDeliveryListReply,
   WebhookDeliveryRef,
@@ -14,7 +15,7 @@ import type {
   WebhookEventReply,
   WebhooksListRequest,
 } from '@xaalis/contracts';
-import { DomainError, notFound, type Clock } from '@xaalis/kernel';
+import { DomainError, invalidState, notFound, type Clock } from '@xaalis/kernel';
 import { WebhookAttempt } from './webhook-attempt';
 import { toDeliveryObject, toEndpointObject, toEventObject } from './webhook-rows';
 import { WebhookStore } from './webhook-store';
@@ -31,12 +32,14 @@ export class WebhooksService {
 
   async createEndpoint(request: CreateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
     const row = await this.store.createEndpoint({
+      id: request.endpoint_id,
       merchantId: request.merchant_id,
       mode: request.mode,
       url: request.url,
       eventTypes: unique(request.event_types),
       now: this.clock.now(),
     });
+    if (!row) throw invalidState('This webhook endpoint id is already used.');
     return toEndpointObject(row);
   }
 
@@ -50,6 +53,23 @@ export class WebhooksService {
       now: this.clock.now(),
     });
     if (!row) throw notFound('webhook endpoint');
+    return toEndpointObject(row);
+  }
+
+  /**
+   * The account's URL as the mode's default endpoint, now: `PATCH /v1/account` waits for this, so
+   * every event after its answer finds the endpoint. Answers with the default endpoint as it
+   * stands, which a newer change may already have moved on.
+   */
+  async setDefaultEndpoint(
+    request: SetDefaultWebhookEndpointRequest,
+  ): Promise<WebhookEndpointReply> {
+    const row = await this.store.setDefaultEndpoint({
+      merchantId: request.merchant_id,
+      mode: request.mode,
+      url: request.url,
+      at: new Date(request.at),
+    });
     return toEndpointObject(row);
   }
 

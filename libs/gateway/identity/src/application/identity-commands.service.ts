@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, CONFIG, EVENT_STORE, type XaalisConfig } from '@xaalis/config';
 import { ProjectionRunner } from '@xaalis/database';
 import { type EventStore, handleCommand } from '@xaalis/event-store';
+import { failpoint } from '@xaalis/failpoints';
 import { type Clock, type Mode, newId, notFound } from '@xaalis/kernel';
 import { ApiKeyAuthenticator } from '../api-keys/api-key.authenticator';
 import { newApiKeySecret } from '../api-keys/api-key-secret';
@@ -9,6 +10,7 @@ import type { MerchantCommand } from '../merchant/merchant.commands';
 import { merchantDecider } from '../merchant/merchant.decide';
 import { asMerchantEvent } from '../merchant/merchant-event-guard';
 import {
+  type AccountUpdated,
   type ApiKeyKind,
   type MemberRole,
   type MerchantEvent,
@@ -94,14 +96,18 @@ export class IdentityCommands {
     return { merchant_id: merchantId, user_id: userId, role };
   }
 
+  /**
+   * `keyId` is the caller's, fixed by the request's idempotency key: a retry whose first run
+   * died before answering gives that key a new secret (the first was never shown) and shows it.
+   */
   async issueApiKey(
     merchantId: string,
     mode: Mode,
     kind: ApiKeyKind,
     scopes: string[] | null,
+    keyId: string,
   ): Promise<IssuedApiKey> {
     const now = this.clock.now();
-    const keyId = newId('apiKey', now.getTime());
     const made = newApiKeySecret(kind, mode, this.hashKey);
     await this.run(merchantId, {
       type: 'IssueApiKey',
@@ -118,11 +124,17 @@ export class IdentityCommands {
     return this.issued(merchantId, mode, keyId, made.secret);
   }
 
-  async rollApiKey(merchantId: string, mode: Mode, keyId: string, graceHours: number) {
+  /** `newKeyId` is the caller's, fixed by the idempotency key, as `issueApiKey`'s `keyId`. */
+  async rollApiKey(
+    merchantId: string,
+    mode: Mode,
+    keyId: string,
+    graceHours: number,
+    newKeyId: string,
+  ) {
     const previous = await this.queries.apiKey(merchantId, mode, keyId);
     const kind: ApiKeyKind = previous.kind === 'restricted' ? 'restricted' : 'secret';
     const now = this.clock.now();
-    const newKeyId = newId('apiKey', now.getTime());
     const made = newApiKeySecret(kind, mode, this.hashKey);
     await this.run(merchantId, {
       type: 'RollApiKey',
@@ -155,32 +167,47 @@ export class IdentityCommands {
     return toApiKeyObject(await this.queries.apiKey(merchantId, mode, keyId), this.clock.now());
   }
 
-  async rollWebhookSecret(merchantId: string, overlapHours: number): Promise<RolledWebhookSecret> {
-    const now = this.clock.now();
-    const webhookSecret = WebhookSecretCipher.newSecret();
-    const [rolled] = await this.run(merchantId, {
+  /**
+   * `rollId` is the caller's, fixed by the idempotency key: a retry whose first run died before
+   * answering rolls nothing more and shows the secret that run rolled in (kept encrypted).
+   */
+  async rollWebhookSecret(
+    merchantId: string,
+    overlapHours: number,
+    rollId: string,
+  ): Promise<RolledWebhookSecret> {
+    const { state } = await this.decide(merchantId, {
       type: 'RollWebhookSecret',
       data: {
-        webhookSecretEncrypted: this.cipher.encrypt(webhookSecret, merchantId),
+        rollId,
+        webhookSecretEncrypted: this.cipher.encrypt(WebhookSecretCipher.newSecret(), merchantId),
         overlapHours,
-        now,
+        now: this.clock.now(),
       },
     });
-    if (rolled?.type !== 'WebhookSecretRolled')
-      throw new Error('RollWebhookSecret decided nothing');
+    if (state.status !== 'active' || state.lastRoll?.rollId !== rollId) {
+      throw new Error('RollWebhookSecret left no roll of this id');
+    }
     return {
       object: 'webhook_secret',
-      webhook_secret: webhookSecret,
-      previous_expires_at: rolled.data.previous?.expiresAt ?? null,
-      created_at: rolled.data.rolledAt,
+      webhook_secret: this.cipher.decrypt(state.webhookSecretEncrypted, merchantId),
+      previous_expires_at: state.lastRoll.previousExpiresAt,
+      created_at: state.lastRoll.rolledAt,
     };
   }
 
-  async updateAccount(merchantId: string, mode: Mode, webhookUrl: string): Promise<void> {
-    await this.run(merchantId, {
+  /** The change as recorded: the URL and its `updatedAt`, the time `account.updated` carries. */
+  async updateAccount(
+    merchantId: string,
+    mode: Mode,
+    webhookUrl: string,
+  ): Promise<AccountUpdated['data']> {
+    const [updated] = await this.run(merchantId, {
       type: 'UpdateAccount',
       data: { mode, webhookUrl, now: this.clock.now() },
     });
+    if (updated?.type !== 'AccountUpdated') throw new Error('UpdateAccount decided nothing');
+    return updated.data;
   }
 
   async setWaveIdentity(merchantId: string, aggregatedMerchantId: string): Promise<void> {
@@ -202,13 +229,20 @@ export class IdentityCommands {
 
   /** The events decided, once the read model has them. */
   private async run(merchantId: string, command: MerchantCommand): Promise<MerchantEvent[]> {
+    const result = await this.decide(merchantId, command);
+    return result.events.flatMap((event) => asMerchantEvent(event) ?? []);
+  }
+
+  /** The command decided on the merchant's stream, once the read model has what it appended. */
+  private async decide(merchantId: string, command: MerchantCommand) {
     const result = await handleCommand(
       this.store,
       merchantStream(merchantId),
       merchantDecider,
       command,
     );
+    failpoint('identity.after_append');
     await this.projections.catchUpTo(result.position);
-    return result.events.flatMap((event) => asMerchantEvent(event) ?? []);
+    return result;
   }
 }

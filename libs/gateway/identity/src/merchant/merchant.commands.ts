@@ -63,7 +63,7 @@ export type RevokeApiKey = {
 /** The new secret arrives encrypted, like at creation; the current one is in the state. */
 export type RollWebhookSecret = {
   type: 'RollWebhookSecret';
-  data: { webhookSecretEncrypted: string; overlapHours: number; now: Date };
+  data: { rollId: string; webhookSecretEncrypted: string; overlapHours: number; now: Date };
 };
 
 export type MerchantCommand =

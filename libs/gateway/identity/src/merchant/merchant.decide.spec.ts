@@ -229,8 +229,35 @@ describe('merchant decider', () => {
         .thenRefuses('validation_error');
     });
 
-    it('refuses a key id already used', () => {
+    it("on a retry whose first run issued the key (the id is the idempotency key's), gives it a new secret", () => {
       given([merchantCreated(), apiKeyIssued(KEY)])
+        .when(issue({ secretHash: 'c'.repeat(64), displayPrefix: 'sk_test_IjKl…MnOp' }))
+        .then([
+          {
+            type: 'ApiKeySecretReissued',
+            data: {
+              merchantId: MERCHANT_ID,
+              keyId: KEY.keyId,
+              secretHash: 'c'.repeat(64),
+              displayPrefix: 'sk_test_IjKl…MnOp',
+              reissuedAt: T0.toISOString(),
+            },
+          },
+        ]);
+    });
+
+    it('refuses a key id already used by a key of another kind or mode, or revoked', () => {
+      given([merchantCreated(), apiKeyIssued(KEY)])
+        .when(issue({ kind: 'restricted', scopes: ['payments:read'] }))
+        .thenRefuses('invalid_state');
+      given([merchantCreated(), apiKeyIssued(KEY)])
+        .when(issue({ mode: 'live' }))
+        .thenRefuses('invalid_state');
+      const revoked: MerchantEvent = {
+        type: 'ApiKeyRevoked',
+        data: { merchantId: MERCHANT_ID, keyId: KEY.keyId, revokedAt: T0.toISOString() },
+      };
+      given([merchantCreated(), apiKeyIssued(KEY), revoked])
         .when(issue())
         .thenRefuses('invalid_state');
     });
@@ -307,6 +334,42 @@ describe('merchant decider', () => {
         .thenRefuses('invalid_state');
       given(history)
         .when(again(new Date(T0.getTime() + 3 * HOUR)))
+        .thenRefuses('invalid_state');
+    });
+
+    it('on a retry whose first run rolled (same replacement id), gives the replacement a new secret', () => {
+      const rolled = merchantDecider.decide(
+        rollKey(KEY.keyId, { graceHours: 2 }),
+        fold(merchantDecider.evolve, merchantDecider.initialState(), [
+          merchantCreated(),
+          apiKeyIssued(KEY),
+        ]),
+      );
+      const retry = rollKey(KEY.keyId, {
+        graceHours: 2,
+        newKey: { ...newKeyMaterial(), secretHash: 'd'.repeat(64) },
+        now: new Date(T0.getTime() + 60_000),
+      });
+      given([merchantCreated(), apiKeyIssued(KEY), ...rolled])
+        .when(retry)
+        .then([
+          {
+            type: 'ApiKeySecretReissued',
+            data: {
+              merchantId: MERCHANT_ID,
+              keyId: newKeyMaterial().keyId,
+              secretHash: 'd'.repeat(64),
+              displayPrefix: newKeyMaterial().displayPrefix,
+              reissuedAt: new Date(T0.getTime() + 60_000).toISOString(),
+            },
+          },
+        ]);
+    });
+
+    it("refuses a replacement id already used by a key that is not this roll's", () => {
+      const other = issuedKey({ keyId: newKeyMaterial().keyId });
+      given([merchantCreated(), apiKeyIssued(KEY), apiKeyIssued(other)])
+        .when(rollKey(KEY.keyId))
         .thenRefuses('invalid_state');
     });
 
@@ -400,6 +463,8 @@ describe('merchant decider', () => {
     const at = (hours: number) => new Date(T0.getTime() + hours * HOUR);
     const S1 = 'v1.iv2.tag2.cipher2';
     const S2 = 'v1.iv3.tag3.cipher3';
+    /** A roll after the one in the history (a roll of the same id is its retry). */
+    const SECOND_ROLL = { webhookSecretEncrypted: S2, rollId: 'whr_01JD0000000000000000000031' };
 
     it('signs with the new secret and keeps the current one until the overlap ends', () => {
       given([merchantCreated()])
@@ -435,8 +500,15 @@ describe('merchant decider', () => {
         expiresAt: at(24),
       });
       given([merchantCreated(), firstRoll])
-        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 2, now: at(1) }))
-        .then([webhookSecretRolled(S2, { webhookSecretEncrypted: S1, expiresAt: at(3) }, at(1))]);
+        .when(rollWebhookSecret({ ...SECOND_ROLL, overlapHours: 2, now: at(1) }))
+        .then([
+          webhookSecretRolled(
+            S2,
+            { webhookSecretEncrypted: S1, expiresAt: at(3) },
+            at(1),
+            SECOND_ROLL.rollId,
+          ),
+        ]);
     });
 
     it('after an overlap has ended, replaces the current secret like a first roll', () => {
@@ -445,14 +517,21 @@ describe('merchant decider', () => {
         expiresAt: at(24),
       });
       given([merchantCreated(), firstRoll])
-        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 0, now: at(30) }))
-        .then([webhookSecretRolled(S2, null, at(30))]);
+        .when(rollWebhookSecret({ ...SECOND_ROLL, overlapHours: 0, now: at(30) }))
+        .then([webhookSecretRolled(S2, null, at(30), SECOND_ROLL.rollId)]);
     });
 
     it('after a roll without overlap, names the rolled-in secret as the previous one', () => {
       given([merchantCreated(), webhookSecretRolled(S1, null)])
-        .when(rollWebhookSecret({ webhookSecretEncrypted: S2, overlapHours: 1, now: at(5) }))
-        .then([webhookSecretRolled(S2, { webhookSecretEncrypted: S1, expiresAt: at(6) }, at(5))]);
+        .when(rollWebhookSecret({ ...SECOND_ROLL, overlapHours: 1, now: at(5) }))
+        .then([
+          webhookSecretRolled(
+            S2,
+            { webhookSecretEncrypted: S1, expiresAt: at(6) },
+            at(5),
+            SECOND_ROLL.rollId,
+          ),
+        ]);
     });
 
     it('refuses an overlap outside 0..168 hours or not whole, naming overlap_hours', () => {
@@ -468,8 +547,24 @@ describe('merchant decider', () => {
 
     it('refuses the current secret as its own replacement', () => {
       given([merchantCreated(), webhookSecretRolled(S1, null)])
-        .when(rollWebhookSecret({ webhookSecretEncrypted: S1 }))
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S1, rollId: SECOND_ROLL.rollId }))
         .thenRefuses('invalid_state');
+    });
+
+    it('rolls nothing more on a retry of the latest roll (same roll id), and rolls again for another', () => {
+      given([merchantCreated(), webhookSecretRolled(S1, null)])
+        .when(rollWebhookSecret({ webhookSecretEncrypted: S2 }))
+        .then([]);
+      given([merchantCreated(), webhookSecretRolled(S1, null)])
+        .when(rollWebhookSecret(SECOND_ROLL))
+        .then([
+          webhookSecretRolled(
+            S2,
+            { webhookSecretEncrypted: S1, expiresAt: at(24) },
+            T0,
+            SECOND_ROLL.rollId,
+          ),
+        ]);
     });
 
     it('refuses an unknown merchant', () => {

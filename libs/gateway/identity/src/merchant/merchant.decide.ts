@@ -7,6 +7,7 @@ import {
   type CreateMerchant,
   type IssueApiKey,
   type MerchantCommand,
+  type NewKeyMaterial,
   type RevokeApiKey,
   type RollApiKey,
   type RollWebhookSecret,
@@ -121,10 +122,42 @@ function checkScopes(kind: IssueApiKey['data']['kind'], scopes: string[] | null)
   if (issues.length > 0) throw validationError(issues, 'Unknown scope.');
 }
 
+/**
+ * A key id is fixed by the idempotency key of the request that makes it: a key already there is
+ * that request's first run, which died before answering. Its secret was never shown, so the key
+ * gets a new one for the retry to show.
+ */
+function reissueSecret(
+  merchant: Active,
+  key: KeyState,
+  material: NewKeyMaterial,
+  now: Date,
+): MerchantEvent[] {
+  if (key.revokedAt !== null) throw invalidState('This API key is revoked.');
+  return [
+    {
+      type: 'ApiKeySecretReissued',
+      data: {
+        merchantId: merchant.merchantId,
+        keyId: key.keyId,
+        secretHash: material.secretHash,
+        displayPrefix: material.displayPrefix,
+        reissuedAt: now.toISOString(),
+      },
+    },
+  ];
+}
+
 function issueApiKey({ data }: IssueApiKey, state: MerchantState): MerchantEvent[] {
   const merchant = requireMerchant(state);
   checkScopes(data.kind, data.scopes);
-  if (merchant.keys[data.keyId]) throw invalidState('This key id is already used.');
+  const existing = merchant.keys[data.keyId];
+  if (existing) {
+    if (existing.mode !== data.mode || existing.kind !== data.kind) {
+      throw invalidState('This key id is already used.');
+    }
+    return reissueSecret(merchant, existing, data, data.now);
+  }
   return [
     {
       type: 'ApiKeyIssued',
@@ -145,6 +178,14 @@ function issueApiKey({ data }: IssueApiKey, state: MerchantState): MerchantEvent
 function rollApiKey({ data }: RollApiKey, state: MerchantState): MerchantEvent[] {
   const merchant = requireMerchant(state);
   const key = requireKey(merchant, data.keyId, data.mode);
+  const replacement = merchant.keys[data.newKey.keyId];
+  if (replacement) {
+    // The roll's first run (the replacement's id is fixed by the idempotency key).
+    if (replacement.mode !== key.mode || key.scheduledRevokeAt === null) {
+      throw invalidState('This key id is already used.');
+    }
+    return reissueSecret(merchant, replacement, data.newKey, data.now);
+  }
   if (
     !Number.isInteger(data.graceHours) ||
     data.graceHours < 0 ||
@@ -168,7 +209,6 @@ function rollApiKey({ data }: RollApiKey, state: MerchantState): MerchantEvent[]
   }
   if (key.kind !== data.kind)
     throw invalidState('The replacement must be of the same kind as the key.');
-  if (merchant.keys[data.newKey.keyId]) throw invalidState('This key id is already used.');
   return [
     {
       type: 'ApiKeyRolled',
@@ -208,6 +248,8 @@ function revokeApiKey({ data }: RevokeApiKey, state: MerchantState): MerchantEve
  */
 function rollWebhookSecret({ data }: RollWebhookSecret, state: MerchantState): MerchantEvent[] {
   const merchant = requireMerchant(state);
+  // A retry of the latest roll (its first run died before answering): it has rolled already.
+  if (merchant.lastRoll?.rollId === data.rollId) return [];
   const { overlapHours } = data;
   if (
     !Number.isInteger(overlapHours) ||
@@ -238,6 +280,7 @@ function rollWebhookSecret({ data }: RollWebhookSecret, state: MerchantState): M
                 expiresAt: new Date(data.now.getTime() + overlapHours * HOUR_MS).toISOString(),
               },
         rolledAt: data.now.toISOString(),
+        rollId: data.rollId,
       },
     },
   ];

@@ -61,6 +61,21 @@ export type ApiKeyRolled = {
   };
 };
 
+/**
+ * The request that issued this key (or rolled to it) ran again because its first run died before
+ * answering: nobody saw that run's secret, so the key gets a new one, which the retry shows.
+ */
+export type ApiKeySecretReissued = {
+  type: 'ApiKeySecretReissued';
+  data: {
+    merchantId: string;
+    keyId: string;
+    secretHash: string;
+    displayPrefix: string;
+    reissuedAt: string;
+  };
+};
+
 export type ApiKeyRevoked = {
   type: 'ApiKeyRevoked';
   data: { merchantId: string; keyId: string; revokedAt: string };
@@ -78,6 +93,8 @@ export type WebhookSecretRolled = {
      */
     previous: { webhookSecretEncrypted: string; expiresAt: string } | null;
     rolledAt: string;
+    /** The roll request's id (fixed by its idempotency key): a retry of it rolls nothing more. */
+    rollId?: string;
   };
 };
 
@@ -88,6 +105,7 @@ export type MerchantEvent =
   | WaveIdentitySet
   | ApiKeyIssued
   | ApiKeyRolled
+  | ApiKeySecretReissued
   | ApiKeyRevoked
   | WebhookSecretRolled;
 
@@ -100,6 +118,7 @@ export const MERCHANT_EVENT_TYPES: readonly MerchantEventType[] = [
   'WaveIdentitySet',
   'ApiKeyIssued',
   'ApiKeyRolled',
+  'ApiKeySecretReissued',
   'ApiKeyRevoked',
   'WebhookSecretRolled',
 ];

@@ -61,13 +61,22 @@ export const rollWebhookSecret = (
   overrides: Partial<Extract<MerchantCommand, { type: 'RollWebhookSecret' }>['data']> = {},
 ): MerchantCommand => ({
   type: 'RollWebhookSecret',
-  data: { webhookSecretEncrypted: 'v1.iv2.tag2.cipher2', overlapHours: 24, now: T0, ...overrides },
+  data: {
+    rollId: ROLL_ID,
+    webhookSecretEncrypted: 'v1.iv2.tag2.cipher2',
+    overlapHours: 24,
+    now: T0,
+    ...overrides,
+  },
 });
+
+export const ROLL_ID = 'whr_01JD0000000000000000000030';
 
 export const webhookSecretRolled = (
   webhookSecretEncrypted: string,
   previous: { webhookSecretEncrypted: string; expiresAt: Date } | null,
   at = T0,
+  rollId = ROLL_ID,
 ): MerchantEvent => ({
   type: 'WebhookSecretRolled',
   data: {
@@ -78,5 +87,6 @@ export const webhookSecretRolled = (
       expiresAt: previous.expiresAt.toISOString(),
     },
     rolledAt: at.toISOString(),
+    rollId,
   },
 });

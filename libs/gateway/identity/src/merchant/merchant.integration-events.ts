@@ -42,6 +42,7 @@ export function identityIntegrationEvents(recorded: RecordedEvent): IntegrationE
     case 'WaveIdentitySet':
     case 'ApiKeyIssued':
     case 'ApiKeyRolled':
+    case 'ApiKeySecretReissued':
     case 'ApiKeyRevoked':
     case 'WebhookSecretRolled':
       return [];

@@ -19,7 +19,15 @@ export type MerchantState =
       keys: Readonly<Record<string, KeyState>>;
       /** Ciphertext of the current webhook secret: a roll names it as the one it replaces. */
       webhookSecretEncrypted: string;
+      /** The latest roll of the webhook secret, for a retry of it to be answered. */
+      lastRoll: LastRoll | null;
     };
+
+export interface LastRoll {
+  rollId: string | null;
+  previousExpiresAt: string | null;
+  rolledAt: string;
+}
 
 export const initialState = (): MerchantState => ({ status: 'absent' });
 
@@ -34,8 +42,8 @@ const newKeyState = (key: IssuedKey): KeyState => ({
 
 /**
  * Only what a later decision needs is folded: members (to refuse duplicates), keys (to refuse
- * rolling or revoking a dead one) and the current webhook secret (encrypted, for the next roll).
- * Names, URLs and identities live in the read model.
+ * rolling or revoking a dead one), the current webhook secret (encrypted, for the next roll) and
+ * the latest roll (to answer its retry). Names, URLs and identities live in the read model.
  */
 export function evolve(state: MerchantState, event: MerchantEvent): MerchantState {
   if (event.type === 'MerchantCreated') {
@@ -45,6 +53,7 @@ export function evolve(state: MerchantState, event: MerchantEvent): MerchantStat
       members: { [event.data.ownerUserId]: 'owner' },
       keys: {},
       webhookSecretEncrypted: event.data.webhookSecretEncrypted,
+      lastRoll: null,
     };
   }
   if (state.status === 'absent') return state;
@@ -63,6 +72,8 @@ export function evolve(state: MerchantState, event: MerchantEvent): MerchantStat
         keys[previous.keyId] = { ...previous, scheduledRevokeAt: event.data.scheduledRevokeAt };
       return { ...state, keys };
     }
+    case 'ApiKeySecretReissued':
+      return state;
     case 'ApiKeyRevoked': {
       const key = state.keys[event.data.keyId];
       if (!key) return state;
@@ -72,7 +83,15 @@ export function evolve(state: MerchantState, event: MerchantEvent): MerchantStat
       };
     }
     case 'WebhookSecretRolled':
-      return { ...state, webhookSecretEncrypted: event.data.webhookSecretEncrypted };
+      return {
+        ...state,
+        webhookSecretEncrypted: event.data.webhookSecretEncrypted,
+        lastRoll: {
+          rollId: event.data.rollId ?? null,
+          previousExpiresAt: event.data.previous?.expiresAt ?? null,
+          rolledAt: event.data.rolledAt,
+        },
+      };
     default:
       return assertNever(event);
   }

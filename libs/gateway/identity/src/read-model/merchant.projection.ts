@@ -84,6 +84,14 @@ async function applyEvent(event: MerchantEvent, tx: PrismaTx): Promise<void> {
       });
       return;
     }
+    case 'ApiKeySecretReissued': {
+      const { merchantId, keyId, secretHash, displayPrefix } = event.data;
+      await tx.apiKey.updateMany({
+        where: { id: keyId, merchantId },
+        data: { secretHash, displayPrefix },
+      });
+      return;
+    }
     case 'ApiKeyRevoked': {
       const { merchantId, keyId, revokedAt } = event.data;
       await tx.apiKey.updateMany({

@@ -78,11 +78,18 @@ function respond(
   unexpected: boolean,
 ): ErrorResponse {
   const headers: Record<string, string> = {};
-  if (code === 'rate_limited') headers['retry-after'] = String(retryAfterSeconds(details));
+  // CONTRACT 2: a 429 always says when to retry; a 503 does when it knows (a busy stream).
+  if (code === 'rate_limited' || (code === 'unavailable' && hasRetryAfter(details))) {
+    headers['retry-after'] = String(retryAfterSeconds(details));
+  }
   const body: ErrorEnvelope = {
     error: details === undefined ? { code, message } : { code, message, details },
   };
   return { status: statusFor(code), body, headers, unexpected };
+}
+
+function hasRetryAfter(details: ErrorDetails | undefined): boolean {
+  return details !== undefined && !Array.isArray(details) && 'retry_after' in details;
 }
 
 /** `details.retry_after` (seconds) travels with a rate_limited DomainError; at least 1. */

@@ -81,6 +81,15 @@ describe('toErrorResponse', () => {
     });
   });
 
+  it('sends Retry-After on a 503 that knows when to retry (a busy stream), not on one that does not', () => {
+    const busy = toErrorResponse(
+      new DomainError('unavailable', 'Busy, retry shortly.', { retry_after: 1 }),
+    );
+    expect(busy.status).toBe(503);
+    expect(busy.headers).toEqual({ 'retry-after': '1' });
+    expect(toErrorResponse(new DomainError('unavailable', 'Down.')).headers).toEqual({});
+  });
+
   it('hides anything unexpected behind a generic 500', () => {
     const outcome = toErrorResponse(new Error('relation "ledger_entries" does not exist'));
     expect(outcome.status).toBe(500);

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   type TestDatabase,
@@ -195,6 +196,38 @@ describeWithPostgres('idempotency', () => {
     expect(optional.status).toBe(201);
   });
 
+  it('refuses the header sent twice (which Node would join into one "a, b" key)', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>(
+      (resolvePromise, reject) => {
+        const sent = httpRequest(
+          `${base}/test/things`,
+          {
+            method: 'POST',
+            headers: {
+              'x-test-merchant': 'mer_1',
+              'content-type': 'application/json',
+              'idempotency-key': [freshKey(), freshKey()],
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => resolvePromise({ status: response.statusCode!, body: text }));
+          },
+        );
+        sent.on('error', reject);
+        sent.end(JSON.stringify({ amount: 1 }));
+      },
+    );
+    expect(status).toBe(400);
+    expect(JSON.parse(body)).toMatchObject({
+      error: {
+        code: 'validation_error',
+        details: [{ field: 'idempotency-key', issue: 'must be sent once' }],
+      },
+    });
+  });
+
   it('does not store a 400, so the same key can then carry a valid request', async () => {
     const key = freshKey();
     const invalid = await post('/test/things', key, { amount: '100' });
@@ -205,13 +238,86 @@ describeWithPostgres('idempotency', () => {
     expect(valid.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('does not store a 500, so a retry runs again', async () => {
+  it('does not store a 500, so a retry runs again (with the same ids)', async () => {
     const key = freshKey();
     const before = runs.count;
     expect((await post('/test/boom', key)).status).toBe(500);
     expect((await post('/test/boom', key)).status).toBe(500);
     expect(runs.count).toBe(before + 2);
-    expect(await storedRow(key)).toEqual([]);
+    expect(await storedRow(key)).toEqual([
+      expect.objectContaining({ state: 'running', status_code: null, response_body: null }),
+    ]);
+  });
+
+  describe('the ids of what a request creates (NewIds)', () => {
+    it('are new for each request without a key, and one ULID body per request', async () => {
+      type Made = { id: string; same: boolean; refund: string };
+      const first = (await (await post('/test/made', undefined)).json()) as Made;
+      const second = (await (await post('/test/made', undefined)).json()) as Made;
+      expect(first.id).toMatch(/^pay_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(first.same).toBe(true);
+      expect(first.refund).toBe(`re_${first.id.slice(4)}`);
+      expect(second.id).not.toBe(first.id);
+    });
+
+    it('are fixed by the key: a retry after a 500 (its effect unknown) runs at once with the same ids', async () => {
+      const key = freshKey();
+      const failed = await post('/test/made?fail=1', key);
+      expect(failed.status).toBe(500);
+      const [claimed] = await database.pool
+        .query('SELECT object_ulid FROM http_idempotency_keys WHERE key = $1', [key])
+        .then((result) => result.rows);
+      // The same operation and body: the fingerprint covers the query, so the retry says fail=1
+      // too; a changed query would be another request (409 below).
+      const retried = await post('/test/made?fail=1', key);
+      expect(retried.status).toBe(500);
+      const other = await post('/test/made', key);
+      expect(other.status).toBe(409);
+      expect(await storedRow(key)).toEqual([expect.objectContaining({ state: 'running' })]);
+      const [after] = await database.pool
+        .query('SELECT object_ulid FROM http_idempotency_keys WHERE key = $1', [key])
+        .then((result) => result.rows);
+      expect(after.object_ulid).toBe(claimed.object_ulid);
+    });
+
+    it('are the same for the run that takes over the key of a crashed one', async () => {
+      const key = freshKey();
+      await database.pool.query(
+        `INSERT INTO http_idempotency_keys
+           (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until, object_ulid)
+         VALUES ('mer_1', 'test', $1, 'POST /test/made', $2, 'running', gen_random_uuid(),
+                 now() - interval '1 second', '01JD00000000000000000000AB')`,
+        [key, fingerprintOf({ params: {}, query: {}, body: undefined })],
+      );
+      const taken = await post('/test/made', key);
+      expect(taken.status).toBe(201);
+      expect(await taken.json()).toEqual({
+        id: 'pay_01JD00000000000000000000AB',
+        same: true,
+        refund: 're_01JD00000000000000000000AB',
+      });
+      const replay = await post('/test/made', key);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await replay.json()) as { id: string }).id).toBe('pay_01JD00000000000000000000AB');
+    });
+
+    it('are given to a row claimed before object ids existed when it is taken over', async () => {
+      const key = freshKey();
+      await database.pool.query(
+        `INSERT INTO http_idempotency_keys
+           (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
+         VALUES ('mer_1', 'test', $1, 'POST /test/made', $2, 'running', gen_random_uuid(),
+                 now() - interval '1 second')`,
+        [key, fingerprintOf({ params: {}, query: {}, body: undefined })],
+      );
+      const taken = await post('/test/made', key);
+      expect(taken.status).toBe(201);
+      const { id } = (await taken.json()) as { id: string };
+      const [row] = await database.pool
+        .query('SELECT object_ulid FROM http_idempotency_keys WHERE key = $1', [key])
+        .then((result) => result.rows);
+      expect(id).toBe(`pay_${row.object_ulid}`);
+    });
   });
 
   it('stores and replays a final failure such as a 404', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
-import { StatementBatcher, type Mode } from '@xaalis/kernel';
+import { StatementBatcher, ulid, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
 import { HTTP_EDGE_OPTIONS, type HttpEdgeOptions } from '../http-edge.options';
 
@@ -17,14 +17,18 @@ export interface IdempotentRequest extends IdempotencyScope {
 }
 
 export type BeginResult =
-  /** This request owns the key until it completes, releases it or its lease runs out. */
-  | { kind: 'started'; lockToken: string }
+  /**
+   * This request owns the key until it completes, releases it or its lease runs out. `objectUlid`
+   * is the body of the ids of what it creates: the same for every run of this key.
+   */
+  | { kind: 'started'; lockToken: string; objectUlid: string }
   | { kind: 'replay'; statusCode: number; body: string }
   | { kind: 'conflict'; reason: 'other_request' | 'in_progress' };
 
 interface StoredKey {
   operation: string;
   lock_token: string | null;
+  object_ulid: string | null;
   request_hash: string;
   state: 'running' | 'done';
   status_code: number | null;
@@ -32,7 +36,7 @@ interface StoredKey {
   lease_expired: boolean;
 }
 
-/** A key can vanish (released) between our insert and our read; try again a few times. */
+/** A key can vanish (forgotten) between our insert and our read; try again a few times. */
 const MAX_ATTEMPTS = 3;
 
 /** Claims, or completions, in one statement at most. */
@@ -40,6 +44,7 @@ const MAX_GROUPED = 64;
 
 interface Claim extends IdempotentRequest {
   lockToken: string;
+  objectUlid: string;
 }
 
 interface Completion extends IdempotencyScope {
@@ -59,6 +64,13 @@ interface Completion extends IdempotencyScope {
  * deadlock. A claim retried alone after a batch that committed finds its own lock token: it is
  * ours. (A completion retried so finds the row done and says false: the outcome is stored all the
  * same.)
+ *
+ * The ids of what a keyed request creates are fixed at the claim (`object_ulid`) and handed to
+ * every run of the key: a run that died after its effect (or failed with a 5xx, whose effect is
+ * unknown) leaves the key to a retry that makes the same ids, so the stream's expected revision
+ * finds the first run's events instead of a second object being made. This works whatever holds
+ * the effect (the Postgres event store, EventStoreDB, another table), with no transaction across
+ * stores.
  */
 @Injectable()
 export class IdempotencyStore {
@@ -85,6 +97,7 @@ export class IdempotencyStore {
   async begin(request: IdempotentRequest): Promise<BeginResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const lockToken = randomUUID();
+      const objectUlid = ulid();
       const claimed = await this.claims.submit({
         merchantId: request.merchantId,
         mode: request.mode,
@@ -92,11 +105,12 @@ export class IdempotencyStore {
         operation: request.operation,
         requestHash: request.requestHash,
         lockToken,
+        objectUlid,
       });
-      if (claimed) return { kind: 'started', lockToken };
+      if (claimed) return { kind: 'started', lockToken, objectUlid };
       const stored = await this.read(request);
       if (!stored) continue;
-      if (stored.lock_token === lockToken) return { kind: 'started', lockToken };
+      if (stored.lock_token === lockToken) return { kind: 'started', lockToken, objectUlid };
       if (stored.operation !== request.operation || stored.request_hash !== request.requestHash) {
         return { kind: 'conflict', reason: 'other_request' };
       }
@@ -109,7 +123,7 @@ export class IdempotencyStore {
       }
       if (!stored.lease_expired) return { kind: 'conflict', reason: 'in_progress' };
       const taken = await this.takeOver(request);
-      if (taken) return { kind: 'started', lockToken: taken };
+      if (taken) return { kind: 'started', ...taken };
     }
     return { kind: 'conflict', reason: 'in_progress' };
   }
@@ -131,10 +145,26 @@ export class IdempotencyStore {
     });
   }
 
-  /** Forgets a claim whose outcome must not be replayed (400, 401, 429, 5xx), so a retry runs. */
-  async release(scope: IdempotencyScope, lockToken: string): Promise<void> {
+  /**
+   * Forgets a claim whose request changed nothing (refused: 400, 401, 429), so the key is free
+   * for any request again.
+   */
+  async forget(scope: IdempotencyScope, lockToken: string): Promise<void> {
     await this.pool.query(
       `DELETE FROM http_idempotency_keys
+        WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND lock_token = $4 AND state = 'running'`,
+      [scope.merchantId, scope.mode, scope.key, lockToken],
+    );
+  }
+
+  /**
+   * Gives up a claim whose outcome is unknown (5xx: the effect may have happened), keeping its
+   * operation, body hash and object ids: the next request with this key runs at once, as a
+   * takeover, and makes the same ids.
+   */
+  async release(scope: IdempotencyScope, lockToken: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE http_idempotency_keys SET lock_token = NULL, locked_until = now()
         WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND lock_token = $4 AND state = 'running'`,
       [scope.merchantId, scope.mode, scope.key, lockToken],
     );
@@ -155,8 +185,9 @@ export class IdempotencyStore {
     const result = await this.pool.query({
       name: 'idempotency_claim',
       text: `INSERT INTO http_idempotency_keys
-                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
-             VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond')
+                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until,
+                     object_ulid)
+             VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond', $8)
              ON CONFLICT (merchant_id, mode, key) DO NOTHING`,
       values: [
         claim.merchantId,
@@ -166,6 +197,7 @@ export class IdempotencyStore {
         claim.requestHash,
         claim.lockToken,
         this.options.idempotencyLeaseMs,
+        claim.objectUlid,
       ],
     });
     return result.rowCount === 1;
@@ -176,11 +208,13 @@ export class IdempotencyStore {
     const { rows } = await this.pool.query<{ lock_token: string }>({
       name: 'idempotency_claims',
       text: `INSERT INTO http_idempotency_keys
-                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until)
+                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until,
+                     object_ulid)
              SELECT merchant_id, mode, key, operation, request_hash, 'running', lock_token,
-                    now() + $7 * interval '1 millisecond'
-               FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[])
-                    AS r(merchant_id, mode, key, operation, request_hash, lock_token)
+                    now() + $7 * interval '1 millisecond', object_ulid
+               FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[],
+                           $8::text[])
+                    AS r(merchant_id, mode, key, operation, request_hash, lock_token, object_ulid)
               ORDER BY merchant_id, mode, key
              ON CONFLICT (merchant_id, mode, key) DO NOTHING
              RETURNING lock_token`,
@@ -192,6 +226,7 @@ export class IdempotencyStore {
         claims.map((claim) => claim.requestHash),
         claims.map((claim) => claim.lockToken),
         this.options.idempotencyLeaseMs,
+        claims.map((claim) => claim.objectUlid),
       ],
     });
     const claimed = new Set(rows.map((row) => row.lock_token));
@@ -244,7 +279,7 @@ export class IdempotencyStore {
 
   private async read(scope: IdempotencyScope): Promise<StoredKey | undefined> {
     const result = await this.pool.query<StoredKey>(
-      `SELECT operation, lock_token, request_hash, state, status_code, response_body,
+      `SELECT operation, lock_token, object_ulid, request_hash, state, status_code, response_body,
               coalesce(locked_until <= now(), false) AS lease_expired
          FROM http_idempotency_keys
         WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
@@ -253,16 +288,30 @@ export class IdempotencyStore {
     return result.rows[0];
   }
 
-  /** The owner of an expired lease is presumed crashed; only one retry wins the row. */
-  private async takeOver(request: IdempotentRequest): Promise<string | undefined> {
+  /**
+   * The owner of an expired lease is presumed crashed (or released the key after a 5xx); only one
+   * retry wins the row, and it keeps the row's object ids.
+   */
+  private async takeOver(
+    request: IdempotentRequest,
+  ): Promise<{ lockToken: string; objectUlid: string } | undefined> {
     const lockToken = randomUUID();
-    const result = await this.pool.query(
+    const { rows } = await this.pool.query<{ object_ulid: string }>(
       `UPDATE http_idempotency_keys
-          SET lock_token = $4, locked_until = now() + $5 * interval '1 millisecond'
+          SET lock_token = $4, locked_until = now() + $5 * interval '1 millisecond',
+              object_ulid = coalesce(object_ulid, $6)
         WHERE merchant_id = $1 AND mode = $2 AND key = $3
-          AND state = 'running' AND locked_until <= now()`,
-      [request.merchantId, request.mode, request.key, lockToken, this.options.idempotencyLeaseMs],
+          AND state = 'running' AND locked_until <= now()
+       RETURNING object_ulid`,
+      [
+        request.merchantId,
+        request.mode,
+        request.key,
+        lockToken,
+        this.options.idempotencyLeaseMs,
+        ulid(),
+      ],
     );
-    return result.rowCount === 1 ? lockToken : undefined;
+    return rows[0] && { lockToken, objectUlid: rows[0].object_ulid };
   }
 }

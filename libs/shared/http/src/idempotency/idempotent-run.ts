@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { failpoint } from '@xaalis/failpoints';
 import { DomainError } from '@xaalis/kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../errors/error-response';
@@ -8,6 +9,7 @@ import type { IdempotentOptions } from './idempotent.metadata';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key';
 import type { IdempotencyScope, IdempotencyStore } from './idempotency.store';
 import { fingerprintOf, operationOf } from './request-fingerprint';
+import { reserveObjectIds } from './new-ids';
 
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -29,7 +31,11 @@ export async function runIdempotently(
   options: IdempotentOptions,
   handle: () => unknown,
 ): Promise<unknown> {
-  const key = readIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER], options.required);
+  // Node joins a repeated header into one value ("a, b"); the distinct values tell it was repeated.
+  const key = readIdempotencyKey(
+    request.raw.headersDistinct[IDEMPOTENCY_KEY_HEADER],
+    options.required,
+  );
   if (key === undefined) return handle();
 
   const scope = scopeOf(request, key);
@@ -49,14 +55,16 @@ export async function runIdempotently(
     case 'started':
       break;
   }
+  reserveObjectIds(request, begun.objectUlid);
+  failpoint('idempotency.after_claim');
   let value: unknown;
   try {
     value = await handle();
   } catch (error) {
     // A failure the client caused for good (404, 402, 409 …) is stored and replayed like a
     // success, as its envelope: the filter writes the same bytes from the same function.
-    // Validation (400), authentication (401) and transient failures (429, 5xx) are forgotten so
-    // that a retry runs.
+    // Refusals that changed nothing (400, 401, 429) are forgotten, so the key is free again. A
+    // 5xx may have had its effect: the key is released for a retry that makes the same ids.
     const outcome = toErrorResponse(error);
     if (isReplayable(outcome.status)) {
       await completeOrWarn(
@@ -66,13 +74,16 @@ export async function runIdempotently(
         outcome.status,
         JSON.stringify(outcome.body),
       );
-    } else {
+    } else if (outcome.status >= 500) {
       await store.release(scope, begun.lockToken);
+    } else {
+      await store.forget(scope, begun.lockToken);
     }
     throw error;
   }
   // The handler's value, serialised once: these bytes are sent now and replayed later.
   const body = value === undefined ? '' : JSON.stringify(value);
+  failpoint('idempotency.before_complete');
   await completeOrWarn(store, scope, begun.lockToken, reply.statusCode, body);
   return asReplyBody(reply, body);
 }

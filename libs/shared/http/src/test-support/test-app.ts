@@ -34,6 +34,7 @@ import type { Pool } from 'pg';
 import type { HttpEdgeOptions } from '../http-edge.options';
 import { HttpEdgeModule } from '../http-edge.module';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { NewIds } from '../idempotency/new-ids';
 import { ListQueryDto } from '../pagination/list-query.dto';
 import { requireCursor, toListResponse } from '../pagination/list-response';
 import { RateLimit } from '../rate-limit/rate-limit.guard';
@@ -182,6 +183,16 @@ class TestController {
           ? { rule: 'max_payout_amount' }
           : undefined;
     throw new DomainError(code as ErrorCode, `failed with ${code}`, details);
+  }
+
+  /** What it creates is named by `NewIds`; `?fail=1` fails it after that, as a crash would. */
+  @Post('made')
+  @Idempotent({ required: false })
+  made(@NewIds() ids: NewIds, @Query('fail') fail?: string) {
+    this.runs.count += 1;
+    const id = ids.of('payment');
+    if (fail === '1') throw new Error(`made ${id}, then failed`);
+    return { id, same: ids.of('payment') === id, refund: ids.of('refund') };
   }
 
   @Post('boom')

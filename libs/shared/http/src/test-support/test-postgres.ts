@@ -5,15 +5,16 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-test
 export { describeWithPostgres } from '@xaalis/pg-testing';
 export type TestDatabase = ThrowawayDatabase;
 
-const MIGRATION = resolve(
-  __dirname,
-  '../../../../../prisma/migrations/20261122000300_http/migration.sql',
+const MIGRATIONS = ['20261122000300_http', '20261125000100_idempotency_object_ids'].map((name) =>
+  resolve(__dirname, `../../../../../prisma/migrations/${name}/migration.sql`),
 );
 
-/** A throwaway database for one suite, with this library's migration applied. */
+/** A throwaway database for one suite, with this library's migrations applied. */
 export const createTestDatabase = (prefix = 'xaalis_http'): Promise<TestDatabase> =>
   createThrowawayDatabase({
     prefix,
     poolMax: 30,
-    setup: (pool) => pool.query(readFileSync(MIGRATION, 'utf8')),
+    setup: async (pool) => {
+      for (const migration of MIGRATIONS) await pool.query(readFileSync(migration, 'utf8'));
+    },
   });
