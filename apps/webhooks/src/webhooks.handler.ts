@@ -8,6 +8,7 @@ import {
   WEBHOOKS_DELIVERY_RETRY,
   WEBHOOKS_ENDPOINT_CREATE,
   WEBHOOKS_ENDPOINT_LIST,
+  WEBHOOKS_ENDPOINT_SET_DEFAULT,
   WEBHOOKS_ENDPOINT_UPDATE,
   WEBHOOKS_EVENT_GET,
   WEBHOOKS_EVENT_LIST,
@@ -16,7 +17,8 @@ import { WebhookEventsConsumer, WebhooksService } from '@xaalis/webhook-dispatch
 
 /**
  * Every integration event (merchant events become deliveries; `account.updated` keeps the
- * default endpoint) and the gateway's requests.
+ * default endpoint, which `PATCH /v1/account` has usually set already by request) and the
+ * gateway's requests.
  */
 @Controller()
 export class WebhooksHandler {
@@ -43,6 +45,13 @@ export class WebhooksHandler {
   @MessagePattern(WEBHOOKS_ENDPOINT_UPDATE)
   updateEndpoint(@Payload() payload: unknown) {
     return reply(WEBHOOKS_ENDPOINT_UPDATE, payload, (r) => this.webhooks.updateEndpoint(r));
+  }
+
+  @MessagePattern(WEBHOOKS_ENDPOINT_SET_DEFAULT)
+  setDefaultEndpoint(@Payload() payload: unknown) {
+    return reply(WEBHOOKS_ENDPOINT_SET_DEFAULT, payload, (r) =>
+      this.webhooks.setDefaultEndpoint(r),
+    );
   }
 
   @MessagePattern(WEBHOOKS_DELIVERY_LIST)

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CONFIG, type XaalisConfig } from '@xaalis/config';
+import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
+import { request, WEBHOOKS_ENDPOINT_SET_DEFAULT, type BusRequester } from '@xaalis/contracts';
 import {
   ApiCaller,
   ApiKeyAuth,
@@ -20,6 +21,7 @@ export class AccountController {
   constructor(
     private readonly queries: IdentityQueries,
     private readonly commands: IdentityCommands,
+    @Inject(BUS_CLIENT) private readonly bus: BusRequester,
     @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
@@ -30,13 +32,29 @@ export class AccountController {
     return this.account(caller);
   }
 
-  /** The URL becomes the mode's default webhook endpoint (the webhooks app follows `account.updated`). */
+  /**
+   * The URL becomes the mode's default webhook endpoint before the answer, so every event after
+   * it is delivered there. `account.updated` reaches the webhooks app on a forwarder of its own,
+   * in no order with the payment events: waiting for it alone let an event made right after the
+   * answer find no endpoint. When the webhooks app does not answer, the change stays recorded
+   * (`account.updated` brings it there later) and the 503 says to try again; a repeat asks again.
+   */
   @Patch()
   @RequireScope('account', 'write')
   @ApiOkResponse({ description: 'The account.' })
   async update(@ApiCaller() caller: ApiCaller, @Body() body: UpdateAccountDto) {
     await assertPublicWebhookTarget(body.webhook_url, this.config.webhookAllowedHosts);
-    await this.commands.updateAccount(caller.merchantId, caller.mode, body.webhook_url);
+    const updated = await this.commands.updateAccount(
+      caller.merchantId,
+      caller.mode,
+      body.webhook_url,
+    );
+    await request(this.bus, WEBHOOKS_ENDPOINT_SET_DEFAULT, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      url: updated.webhookUrl,
+      at: updated.updatedAt,
+    });
     return this.account(caller);
   }
 

@@ -11,6 +11,11 @@ import {
   PRISMA,
   type XaalisConfig,
 } from '@xaalis/config';
+import {
+  WEBHOOKS_ENDPOINT_SET_DEFAULT,
+  type SetDefaultWebhookEndpointRequest,
+  type WebhookEndpointReply,
+} from '@xaalis/contracts';
 import { createPrismaClient, type PrismaClient } from '@xaalis/database';
 import { PostgresEventStore } from '@xaalis/event-store';
 import { configureHttpApp, createFastifyAdapter, setupOpenApi } from '@xaalis/http';
@@ -39,7 +44,10 @@ export class CapturingLogger implements LoggerService {
   fatal = this.write('fatal');
 }
 
-/** What `payouts.balance.get` answers while the payouts app is not running: a fresh ledger. */
+/**
+ * What the other apps answer while they are not running: `payouts.balance.get` a fresh ledger,
+ * `webhooks.endpoint.set_default` the endpoint it was asked for.
+ */
 export const zeroBalanceBus = {
   requests: [] as Array<{ pattern: string; data: unknown }>,
   connect: async () => undefined,
@@ -47,9 +55,27 @@ export const zeroBalanceBus = {
   emit: () => of(undefined),
   send(pattern: string, data: unknown) {
     this.requests.push({ pattern, data });
+    if (pattern === WEBHOOKS_ENDPOINT_SET_DEFAULT)
+      return of({ ok: true, value: defaultEndpointOf(data as SetDefaultWebhookEndpointRequest) });
     return of({ ok: true, value: { available: 0, pending: 0 } });
   },
 };
+
+function defaultEndpointOf(request: SetDefaultWebhookEndpointRequest): WebhookEndpointReply {
+  return {
+    object: 'webhook_endpoint',
+    id: 'we_01JD0000000000000000000000',
+    merchant_id: request.merchant_id,
+    mode: request.mode,
+    is_default: true,
+    managed_by: 'account',
+    url: request.url,
+    event_types: ['*'],
+    payload_policy: 'full',
+    active: true,
+    created_at: request.at,
+  };
+}
 
 export interface Gateway {
   url: string;

@@ -7,6 +7,7 @@ export * from './webhook-secrets.cache';
 export * from './webhook-transport';
 export * from './webhook-attempt';
 export * from './delivery-worker';
+export * from './webhook-event-metrics';
 export * from './webhook-events.consumer';
 export * from './webhooks.service';
 export * from './webhook-dispatch.module';

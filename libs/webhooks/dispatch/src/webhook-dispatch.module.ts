@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { PG_POOL } from '@xaalis/config';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookAttempt } from './webhook-attempt';
+import { WebhookEventMetrics } from './webhook-event-metrics';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
 import { WebhookSecretsCache } from './webhook-secrets.cache';
 import { WebhookStore } from './webhook-store';
@@ -24,6 +25,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookTransport,
     WebhookAttempt,
     DeliveryWorker,
+    WebhookEventMetrics,
     WebhookEventsConsumer,
     WebhooksService,
   ],
