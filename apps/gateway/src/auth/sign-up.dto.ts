@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@xaalis/identity';
+import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { AUTH_EMAIL_PATTERN, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@xaalis/identity';
 
 export class SignUpDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
   @IsEmail()
+  @Matches(AUTH_EMAIL_PATTERN, { message: 'email must be an email address' })
   @MaxLength(254)
   email!: string;
 

@@ -149,6 +149,10 @@ function translate(error: unknown): unknown {
   }
   if (code === 'INVALID_EMAIL')
     return validationError([{ field: 'email', issue: 'must be an email address' }]);
+  // Its own check of the body (zod), which our DTOs should have caught first: still the caller's.
+  if (error.statusCode === 400 && code === 'VALIDATION_ERROR') {
+    return new DomainError('validation_error', 'The request is invalid.');
+  }
   // Anything else is our misconfiguration, not the caller's mistake: a 500 without better-auth's words.
   return new Error(`better-auth refused the call (${error.statusCode} ${code})`);
 }

@@ -14,6 +14,14 @@ export interface AuthOptions {
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;
 
+/**
+ * The emails better-auth takes (zod's `z.email()`, which it checks sign-up and sign-in bodies
+ * with): stricter than class-validator's `@IsEmail()` (`!@a.aa` passes that one). The DTOs hold
+ * an email to this too, so what better-auth would refuse is a 400 naming `email`, never a 500.
+ */
+export const AUTH_EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
 /** snake_case columns like every other table; better-auth maps its camelCase fields onto them. */
 const TIMESTAMPS = { createdAt: 'created_at', updatedAt: 'updated_at' } as const;
 

@@ -23,6 +23,24 @@ describe('jsonBodyProblem', () => {
     ]);
   });
 
+  it('accepts an object of 1,000 members and refuses one of 1,001, naming where', () => {
+    const object = (size: number) =>
+      Object.fromEntries(Array.from({ length: size }, (_, i) => [`k${i}`, 0]));
+    const json = (value: unknown) => problemOf(JSON.stringify(value));
+    expect(json({ metadata: object(1_000) })).toBeUndefined();
+    const refused = json({ customer: { extra: object(1_001) } });
+    expect(refused).toMatchObject({
+      code: 'validation_error',
+      message: 'An object in the request (customer.extra) has more than 1000 fields.',
+      details: [
+        { field: 'customer.extra.k1000', issue: 'is past the 1000 fields an object may have' },
+      ],
+    });
+    expect(json(object(100_000))).toMatchObject({
+      message: 'An object in the request (the body) has more than 1000 fields.',
+    });
+  });
+
   it('walks a body nested far deeper than the call stack allows', () => {
     expect(problemOf(nestedArrays(200_000))?.message).toContain('deeper than 32 levels');
     expect(problemOf(nestedObjects(100_000))?.message).toContain('deeper than 32 levels');

@@ -1,5 +1,5 @@
 import { DomainError, type FieldIssue, validationError } from '@xaalis/kernel';
-import { JSON_MAX_DEPTH, unstorableTextIssue } from './text-rules';
+import { JSON_MAX_DEPTH, JSON_MAX_MEMBERS, unstorableTextIssue } from './text-rules';
 
 /** Enough to fix a request by; a body of a million bad strings does not get a million lines. */
 const MAX_ISSUES = 10;
@@ -14,7 +14,8 @@ interface Level {
 
 /**
  * The CONTRACT 2 rules a parsed JSON body meets beyond being JSON: at most 32 levels of objects
- * and arrays, and no string, value or key, holding NUL or an unpaired surrogate. One walk with
+ * and arrays, no object of more than 1,000 members, and no string, value or key, holding NUL or
+ * an unpaired surrogate. One walk with
  * its own queue, not recursion: the nesting that would overflow a recursive walk (as it did
  * class-transformer's, behind the parser) is what it refuses.
  *
@@ -44,7 +45,9 @@ export function jsonBodyProblem(value: unknown, text: string): DomainError | und
       continue;
     }
     const object = level.value as Record<string, unknown>;
+    let members = 0;
     for (const key in object) {
+      if ((members += 1) > JSON_MAX_MEMBERS) return tooManyMembers(pathOf(level, key), level);
       const issue = checkStrings ? unstorableTextIssue(key) : undefined;
       if (issue !== undefined)
         walk.issues.push({ field: pathOf(level, key), issue: `name ${issue}` });
@@ -76,6 +79,14 @@ function tooDeep(field: string): DomainError {
   return validationError(
     [{ field, issue: `is nested deeper than ${JSON_MAX_DEPTH} levels` }],
     `The request body is nested deeper than ${JSON_MAX_DEPTH} levels of objects and arrays.`,
+  );
+}
+
+function tooManyMembers(firstOver: string, level: Level): DomainError {
+  const where = level.parent === undefined ? 'the body' : pathOf(level.parent, level.key);
+  return validationError(
+    [{ field: firstOver, issue: `is past the ${JSON_MAX_MEMBERS} fields an object may have` }],
+    `An object in the request (${where}) has more than ${JSON_MAX_MEMBERS} fields.`,
   );
 }
 

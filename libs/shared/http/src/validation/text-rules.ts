@@ -4,6 +4,12 @@
  * would fail in storage, after the request was accepted.
  */
 export const JSON_MAX_DEPTH = 32;
+/**
+ * No object a route takes has more than 50 members (metadata's cap); class-validator's check of
+ * unknown fields grows faster than their number (100,000 of them took seconds), so an object
+ * with more than this is refused before it is validated.
+ */
+export const JSON_MAX_MEMBERS = 1_000;
 /** Ids, cursors, filters and client secrets are all shorter; a longer value names nothing. */
 export const URL_VALUE_MAX_LENGTH = 255;
 

@@ -235,6 +235,7 @@ function nestedType(Class: AnyClass, name: string): AnyClass | undefined {
 const ID_BODY = '01JD8K3M5N7P9QRSTVWXYZ0123';
 const STRING_SAMPLES = [
   'x',
+  'awa@example.sn',
   '+221771234567',
   '2026-11-22T10:00:00.000Z',
   ...[
