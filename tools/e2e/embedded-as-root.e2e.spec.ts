@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { servicesRequired } from '@xaalis/pg-testing';
+import { describeNeeding } from '@xaalis/pg-testing';
 import { serviceEnv } from './support/fixtures';
 import { HttpClient } from './support/http';
 import { killAllStarted, REPO_ROOT, startProcess, type ManagedProcess } from './support/processes';
@@ -44,17 +44,7 @@ function describeAsRoot(name: string, fn: () => void): void {
       : installedPackage === undefined
         ? `${PLATFORM_PACKAGE} is not installed`
         : undefined;
-  if (problem === undefined) return describe(name, fn);
-  if (servicesRequired()) {
-    describe(name, () => {
-      it('needs root and the embedded Postgres binaries (XAALIS_REQUIRE_SERVICES=true)', () => {
-        throw new Error(`This e2e cannot run: ${problem}`);
-      });
-    });
-    return;
-  }
-  console.warn(`Skipped: ${name}: ${problem}.`);
-  describe.skip(name, fn);
+  describeNeeding('root and the embedded Postgres binaries', problem, name, fn);
 }
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;

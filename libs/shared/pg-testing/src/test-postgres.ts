@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { describeNeeding } from './describe-needing';
 
 /**
  * Test-only settings, so not part of the service's configuration (`loadConfig`): the server on
@@ -51,19 +52,12 @@ const shown = (url: string): string => {
  */
 export function describeWithPostgres(name: string, fn: () => void): void {
   const problem = postgresProblem();
-  if (problem === null) {
-    describe(name, fn);
-    return;
-  }
-  const message = `Postgres at ${shown(testDatabaseUrl())} is unreachable (${problem})`;
-  if (servicesRequired()) {
-    describe(name, () => {
-      it('needs Postgres (XAALIS_REQUIRE_SERVICES=true)', () => {
-        throw new Error(message);
-      });
-    });
-    return;
-  }
-  console.warn(`Postgres tests skipped: ${name}. ${message}. Set TEST_DATABASE_URL to run them.`);
-  describe.skip(name, fn);
+  describeNeeding(
+    'Postgres',
+    problem === null
+      ? undefined
+      : `Postgres at ${shown(testDatabaseUrl())} is unreachable (${problem}); set TEST_DATABASE_URL`,
+    name,
+    fn,
+  );
 }

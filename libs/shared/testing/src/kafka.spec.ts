@@ -51,7 +51,7 @@ describe('describeWithKafka without kcat', () => {
 
     expect(registered).toEqual(['skip suite']);
     expect(warnings).toEqual([
-      'Kafka tests skipped: kcat not found (Debian/Ubuntu: apt-get install kcat). Suite: suite',
+      'Skipped (needs kcat): suite. kcat not found (Debian/Ubuntu: apt-get install kcat).',
     ]);
   });
 

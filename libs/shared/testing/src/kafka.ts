@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { loadConfig } from '@xaalis/config';
+import { describeNeeding } from '@xaalis/pg-testing';
 
 /**
  * A Kafka-protocol cluster for int tests: librdkafka's mock cluster, started by kcat (Debian
@@ -113,19 +113,8 @@ export function kafkaAvailable(): boolean {
  * a warning, or fails when XAALIS_REQUIRE_SERVICES=true (CI must not go green by skipping).
  */
 export function describeWithKafka(name: string, fn: () => void): void {
-  if (kafkaAvailable()) {
-    describe(name, fn);
-    return;
-  }
-  const message = 'kcat not found (Debian/Ubuntu: apt-get install kcat)';
-  if (loadConfig().requireServices) {
-    describe(name, () => {
-      it('needs kcat (XAALIS_REQUIRE_SERVICES=true)', () => {
-        throw new Error(`Kafka tests cannot run: ${message}`);
-      });
-    });
-    return;
-  }
-  console.warn(`Kafka tests skipped: ${message}. Suite: ${name}`);
-  describe.skip(name, fn);
+  const problem = kafkaAvailable()
+    ? undefined
+    : 'kcat not found (Debian/Ubuntu: apt-get install kcat)';
+  describeNeeding('kcat', problem, name, fn);
 }

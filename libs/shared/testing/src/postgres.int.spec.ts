@@ -53,7 +53,7 @@ describe('describeWithPostgres without a server', () => {
 
     expect(registered).toEqual(['skip suite']);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^Postgres tests skipped: suite\. Postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test is unreachable/);
+    expect(warnings[0]).toMatch(/^Skipped \(needs Postgres\): suite\. Postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test is unreachable/);
     expect(warnings[0]).not.toContain('secret');
   });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { servicesRequired } from '@xaalis/pg-testing';
+import { describeNeeding } from '@xaalis/pg-testing';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
@@ -13,19 +13,8 @@ export const chromiumPath = (): string | null =>
  */
 export function describeWithChromium(name: string, fn: (executablePath: string) => void): void {
   const path = chromiumPath();
-  if (path) {
-    describe(name, () => fn(path));
-    return;
-  }
-  const message = `no Chromium at ${CANDIDATES.join(', ')} (Debian/Ubuntu: apt-get install chromium)`;
-  if (servicesRequired()) {
-    describe(name, () => {
-      it('needs Chromium (XAALIS_REQUIRE_SERVICES=true)', () => {
-        throw new Error(`Browser tests cannot run: ${message}`);
-      });
-    });
-    return;
-  }
-  console.warn(`Browser tests skipped: ${message}. Suite: ${name}`);
-  describe.skip(name, () => fn(''));
+  const problem = path
+    ? undefined
+    : `no Chromium at ${CANDIDATES.join(', ')} (Debian/Ubuntu: apt-get install chromium)`;
+  describeNeeding('Chromium', problem, name, () => fn(path ?? ''));
 }
