@@ -7,8 +7,9 @@ import {
 import { IdempotencyStore, type BeginResult } from './idempotency.store';
 
 /**
- * Group commit of the idempotency store's claims and completions: those made while one is on its
- * way share the next statement, and each request still gets what it would have got alone.
+ * Group commit of the idempotency store's claims and completions: those made while one statement
+ * is on its way share the next, claims and completions together, and each request still gets what
+ * it would have got alone.
  */
 describeWithPostgres('IdempotencyStore group commit', () => {
   let database: TestDatabase;
@@ -63,12 +64,57 @@ describeWithPostgres('IdempotencyStore group commit', () => {
 
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
     expect(new Set(tokens).size).toBe(10);
-    expect(watch.statements).toEqual(['idempotency_claim', 'idempotency_claims']);
+    expect(watch.statements).toEqual(['idempotency_claim', 'idempotency_writes']);
 
     watch.clear();
     expect(await completeAll(keys, tokens)).toEqual(Array(10).fill(true));
-    expect(watch.statements).toEqual(['idempotency_complete', 'idempotency_completes']);
+    expect(watch.statements).toEqual(['idempotency_complete', 'idempotency_writes']);
     await expectReplays(keys);
+  });
+
+  it('writes claims and completions made meanwhile in one statement', async () => {
+    const done = freshKeys(3);
+    const doneTokens = (await Promise.all(done.map(begin))).map(tokenOf);
+    const fresh = freshKeys(3);
+    watch.clear();
+
+    const [completed, begun] = await Promise.all([
+      completeAll(done, doneTokens),
+      Promise.all(fresh.map(begin)),
+    ]);
+
+    expect(completed).toEqual([true, true, true]);
+    expect(begun.map((result) => result.kind)).toEqual(['started', 'started', 'started']);
+    // The first completion went alone; the five writes made meanwhile went together.
+    expect(watch.statements).toEqual(['idempotency_complete', 'idempotency_writes']);
+    await expectReplays(done);
+  });
+
+  it('replays a key repeated while its outcome is still on its way', async () => {
+    const [key] = freshKeys(1);
+    const token = tokenOf(await begin(key!));
+
+    // As the response does: the outcome is not waited for before the repeat arrives. The repeat's
+    // claim goes in the same lane, after the completion: it finds the outcome.
+    const stored = store.complete(scopeOf(key!), token, 201, JSON.stringify({ key }));
+    const repeat = await begin(key!);
+
+    expect(repeat).toEqual({ kind: 'replay', statusCode: 201, body: JSON.stringify({ key }) });
+    expect(await stored).toBe(true);
+  });
+
+  it('stores the outcomes still on their way before the application shuts down', async () => {
+    const keys = freshKeys(5);
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+    void completeAll(keys, tokens);
+
+    await store.beforeApplicationShutdown();
+
+    const { rows } = await database.pool.query<{ state: string }>(
+      `SELECT state FROM http_idempotency_keys WHERE key = ANY($1)`,
+      [keys],
+    );
+    expect(rows.map((row) => row.state)).toEqual(Array(5).fill('done'));
   });
 
   it('gives a key begun twice in one batch to one request, the other told it is in progress', async () => {
@@ -81,7 +127,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
       begin(other!),
     ]);
 
-    expect(watch.statements.slice(0, 2)).toEqual(['idempotency_claim', 'idempotency_claims']);
+    expect(watch.statements.slice(0, 2)).toEqual(['idempotency_claim', 'idempotency_writes']);
     expect([alone.kind, c.kind]).toEqual(['started', 'started']);
     expect([a.kind, b.kind].sort()).toEqual(['conflict', 'started']);
     expect([a, b].find((begun) => begun.kind === 'conflict')).toEqual({
@@ -91,14 +137,14 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   });
 
   it('claims each key alone when the batch fails before reaching the server', async () => {
-    watch.failNext('idempotency_claims', new Error('Connection terminated unexpectedly'));
+    watch.failNext('idempotency_writes', new Error('Connection terminated unexpectedly'));
     const keys = freshKeys(4);
 
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
 
     expect(watch.statements).toEqual([
       'idempotency_claim',
-      'idempotency_claims',
+      'idempotency_writes',
       'idempotency_claim',
       'idempotency_claim',
       'idempotency_claim',
@@ -108,7 +154,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   });
 
   it('finds its own claim when a batch ran but its answer was lost, and owns the key', async () => {
-    watch.failNext('idempotency_claims', {
+    watch.failNext('idempotency_writes', {
       afterRunning: new Error('Connection terminated unexpectedly'),
     });
     const keys = freshKeys(4);
@@ -125,13 +171,13 @@ describeWithPostgres('IdempotencyStore group commit', () => {
     const keys = freshKeys(4);
     const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
     watch.clear();
-    watch.failNext('idempotency_completes', new Error('Connection terminated unexpectedly'));
+    watch.failNext('idempotency_writes', new Error('Connection terminated unexpectedly'));
 
     expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
 
     expect(watch.statements).toEqual([
       'idempotency_complete',
-      'idempotency_completes',
+      'idempotency_writes',
       'idempotency_complete',
       'idempotency_complete',
       'idempotency_complete',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
 import { StatementBatcher, ulid, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
@@ -39,19 +39,24 @@ interface StoredKey {
 /** A key can vanish (forgotten) between our insert and our read; try again a few times. */
 const MAX_ATTEMPTS = 3;
 
-/** Claims, or completions, in one statement at most. */
+/** Claims and completions in one statement at most. */
 const MAX_GROUPED = 64;
 
 interface Claim extends IdempotentRequest {
+  kind: 'claim';
   lockToken: string;
   objectUlid: string;
 }
 
 interface Completion extends IdempotencyScope {
+  kind: 'completion';
   lockToken: string;
   statusCode: number;
   body: string;
 }
+
+/** What the store writes to a key; the result says whether it took (claimed, or completed). */
+type KeyWrite = Claim | Completion;
 
 /**
  * CONTRACT 3, durable in Postgres (migration 20261122000300_http). A key is claimed by an atomic
@@ -59,46 +64,55 @@ interface Completion extends IdempotencyScope {
  * Times come from the database clock, shared by every gateway replica. The lock token makes
  * completion a no-op for a request whose lease another one took over after it stalled.
  *
- * Claims and completions are group-committed (`StatementBatcher`): those made while one is on its
- * way go together as one statement, rows in key order so that two replicas' batches cannot
- * deadlock. A claim retried alone after a batch that committed finds its own lock token: it is
- * ours. (A completion retried so finds the row done and says false: the outcome is stored all the
- * same.)
- *
  * The ids of what a keyed request creates are fixed at the claim (`object_ulid`) and handed to
  * every run of the key: a run that died after its effect (or failed with a 5xx, whose effect is
  * unknown) leaves the key to a retry that makes the same ids, so the stream's expected revision
  * finds the first run's events instead of a second object being made. This works whatever holds
  * the effect (the Postgres event store, EventStoreDB, another table), with no transaction across
  * stores.
+ *
+ * Claims and completions share one lane (`StatementBatcher`): those made while one statement is
+ * on its way go together as the next, claims inserted in key order. A claim retried alone after a
+ * batch that committed finds its own lock token: it is ours. (A completion retried so finds the
+ * row done and says false: the outcome is stored all the same.)
+ *
+ * The response does not wait for its completion: the outcome is stored while the answer goes out.
+ * A repeat of the key in this process still replays it, since its claim is written after the
+ * completion in the one lane (in the same statement, its read follows it); a repeat reaching
+ * another replica within those milliseconds is told the key is in progress (409), as while the
+ * first request runs. If the process dies before the outcome is stored, the key behaves as after
+ * any crash: its retry, once the lease has run out, runs again with the same ids and answers the
+ * object the first run made.
  */
 @Injectable()
-export class IdempotencyStore {
-  private readonly claims: StatementBatcher<Claim, boolean>;
-  private readonly completions: StatementBatcher<Completion, boolean>;
+export class IdempotencyStore implements BeforeApplicationShutdown {
+  private readonly writes: StatementBatcher<KeyWrite, boolean>;
+  /** Completions on their way, which shutdown waits for. */
+  private readonly completing = new Set<Promise<boolean>>();
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(HTTP_EDGE_OPTIONS)
     private readonly options: Pick<HttpEdgeOptions, 'idempotencyLeaseMs'>,
   ) {
-    this.claims = new StatementBatcher({
-      alone: (claim) => this.claimAlone(claim),
-      together: (claims) => this.claimTogether(claims),
+    this.writes = new StatementBatcher({
+      alone: (write) => (write.kind === 'claim' ? this.claimAlone(write) : this.completeAlone(write)),
+      together: (writes) => this.writeTogether(writes),
       maxBatch: MAX_GROUPED,
     });
-    this.completions = new StatementBatcher({
-      alone: (completion) => this.completeAlone(completion),
-      together: (completions) => this.completeTogether(completions),
-      maxBatch: MAX_GROUPED,
-    });
+  }
+
+  /** Outcomes still on their way are stored before the pool closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled(this.completing.values());
   }
 
   async begin(request: IdempotentRequest): Promise<BeginResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const lockToken = randomUUID();
       const objectUlid = ulid();
-      const claimed = await this.claims.submit({
+      const claimed = await this.writes.submit({
+        kind: 'claim',
         merchantId: request.merchantId,
         mode: request.mode,
         key: request.key,
@@ -128,14 +142,18 @@ export class IdempotencyStore {
     return { kind: 'conflict', reason: 'in_progress' };
   }
 
-  /** Stores the final outcome; false when the lease was lost to another request meanwhile. */
-  async complete(
+  /**
+   * Stores the final outcome; false when the lease was lost to another request meanwhile. The
+   * response need not wait for it (see the class comment).
+   */
+  complete(
     scope: IdempotencyScope,
     lockToken: string,
     statusCode: number,
     body: string,
   ): Promise<boolean> {
-    return this.completions.submit({
+    const stored = this.writes.submit({
+      kind: 'completion',
       merchantId: scope.merchantId,
       mode: scope.mode,
       key: scope.key,
@@ -143,6 +161,10 @@ export class IdempotencyStore {
       statusCode,
       body,
     });
+    this.completing.add(stored);
+    const settled = () => this.completing.delete(stored);
+    stored.then(settled, settled);
+    return stored;
   }
 
   /**
@@ -203,36 +225,6 @@ export class IdempotencyStore {
     return result.rowCount === 1;
   }
 
-  /** Two claims of one key in a batch: the first inserted wins, as if they came one by one. */
-  private async claimTogether(claims: Claim[]): Promise<boolean[]> {
-    const { rows } = await this.pool.query<{ lock_token: string }>({
-      name: 'idempotency_claims',
-      text: `INSERT INTO http_idempotency_keys
-                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until,
-                     object_ulid)
-             SELECT merchant_id, mode, key, operation, request_hash, 'running', lock_token,
-                    now() + $7 * interval '1 millisecond', object_ulid
-               FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[],
-                           $8::text[])
-                    AS r(merchant_id, mode, key, operation, request_hash, lock_token, object_ulid)
-              ORDER BY merchant_id, mode, key
-             ON CONFLICT (merchant_id, mode, key) DO NOTHING
-             RETURNING lock_token`,
-      values: [
-        claims.map((claim) => claim.merchantId),
-        claims.map((claim) => claim.mode),
-        claims.map((claim) => claim.key),
-        claims.map((claim) => claim.operation),
-        claims.map((claim) => claim.requestHash),
-        claims.map((claim) => claim.lockToken),
-        this.options.idempotencyLeaseMs,
-        claims.map((claim) => claim.objectUlid),
-      ],
-    });
-    const claimed = new Set(rows.map((row) => row.lock_token));
-    return claims.map((claim) => claimed.has(claim.lockToken));
-  }
-
   private async completeAlone(completion: Completion): Promise<boolean> {
     const result = await this.pool.query({
       name: 'idempotency_complete',
@@ -253,18 +245,50 @@ export class IdempotencyStore {
     return result.rowCount === 1;
   }
 
-  private async completeTogether(completions: Completion[]): Promise<boolean[]> {
+  /**
+   * Claims and completions in one statement. Two claims of one key: the first inserted wins, as
+   * if they came one by one. A completion is of a key claimed by an earlier statement, so the
+   * claims here (inserting new rows) and the completions (updating older ones) touch different
+   * rows, and the statement's one snapshot hides nothing either needs.
+   */
+  private async writeTogether(writes: KeyWrite[]): Promise<boolean[]> {
+    const claims = writes.filter((write): write is Claim => write.kind === 'claim');
+    const completions = writes.filter((write): write is Completion => write.kind === 'completion');
     const { rows } = await this.pool.query<{ lock_token: string }>({
-      name: 'idempotency_completes',
-      text: `UPDATE http_idempotency_keys k
-                SET state = 'done', status_code = r.status_code, response_body = r.response_body,
-                    completed_at = now(), lock_token = NULL, locked_until = NULL
-               FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::int[], $6::text[])
-                    AS r(merchant_id, mode, key, lock_token, status_code, response_body)
-              WHERE k.merchant_id = r.merchant_id AND k.mode = r.mode AND k.key = r.key
-                AND k.lock_token = r.lock_token AND k.state = 'running'
-              RETURNING r.lock_token`,
+      name: 'idempotency_writes',
+      text: `WITH claimed AS (
+               INSERT INTO http_idempotency_keys
+                      (merchant_id, mode, key, operation, request_hash, state, lock_token,
+                       locked_until, object_ulid)
+               SELECT merchant_id, mode, key, operation, request_hash, 'running', lock_token,
+                      now() + $7 * interval '1 millisecond', object_ulid
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                             $6::uuid[], $8::text[])
+                      AS r(merchant_id, mode, key, operation, request_hash, lock_token, object_ulid)
+                ORDER BY merchant_id, mode, key
+               ON CONFLICT (merchant_id, mode, key) DO NOTHING
+               RETURNING lock_token
+             ), completed AS (
+               UPDATE http_idempotency_keys k
+                  SET state = 'done', status_code = r.status_code, response_body = r.response_body,
+                      completed_at = now(), lock_token = NULL, locked_until = NULL
+                 FROM unnest($9::text[], $10::text[], $11::text[], $12::uuid[], $13::int[],
+                             $14::text[])
+                      AS r(merchant_id, mode, key, lock_token, status_code, response_body)
+                WHERE k.merchant_id = r.merchant_id AND k.mode = r.mode AND k.key = r.key
+                  AND k.lock_token = r.lock_token AND k.state = 'running'
+               RETURNING r.lock_token
+             )
+             SELECT lock_token FROM claimed UNION ALL SELECT lock_token FROM completed`,
       values: [
+        claims.map((claim) => claim.merchantId),
+        claims.map((claim) => claim.mode),
+        claims.map((claim) => claim.key),
+        claims.map((claim) => claim.operation),
+        claims.map((claim) => claim.requestHash),
+        claims.map((claim) => claim.lockToken),
+        this.options.idempotencyLeaseMs,
+        claims.map((claim) => claim.objectUlid),
         completions.map((completion) => completion.merchantId),
         completions.map((completion) => completion.mode),
         completions.map((completion) => completion.key),
@@ -273,8 +297,8 @@ export class IdempotencyStore {
         completions.map((completion) => completion.body),
       ],
     });
-    const completed = new Set(rows.map((row) => row.lock_token));
-    return completions.map((completion) => completed.has(completion.lockToken));
+    const took = new Set(rows.map((row) => row.lock_token));
+    return writes.map((write) => took.has(write.lockToken));
   }
 
   private async read(scope: IdempotencyScope): Promise<StoredKey | undefined> {

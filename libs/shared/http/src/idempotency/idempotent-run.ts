@@ -67,13 +67,7 @@ export async function runIdempotently(
     // 5xx may have had its effect: the key is released for a retry that makes the same ids.
     const outcome = toErrorResponse(error);
     if (isReplayable(outcome.status)) {
-      await completeOrWarn(
-        store,
-        scope,
-        begun.lockToken,
-        outcome.status,
-        JSON.stringify(outcome.body),
-      );
+      storeOutcome(store, scope, begun.lockToken, outcome.status, JSON.stringify(outcome.body));
     } else if (outcome.status >= 500) {
       await store.release(scope, begun.lockToken);
     } else {
@@ -84,23 +78,28 @@ export async function runIdempotently(
   // The handler's value, serialised once: these bytes are sent now and replayed later.
   const body = value === undefined ? '' : JSON.stringify(value);
   failpoint('idempotency.before_complete');
-  await completeOrWarn(store, scope, begun.lockToken, reply.statusCode, body);
+  storeOutcome(store, scope, begun.lockToken, reply.statusCode, body);
   return asReplyBody(reply, body);
 }
 
-async function completeOrWarn(
+/**
+ * Stores the outcome while the answer goes out (the store says why that is safe). Not stored —
+ * the lease taken over, the database gone — the key is left to a retry, which makes the same ids.
+ */
+function storeOutcome(
   store: IdempotencyStore,
   scope: IdempotencyScope,
   lockToken: string,
   status: number,
   body: string,
-): Promise<void> {
-  const stored = await store.complete(scope, lockToken, status, body);
-  if (!stored) {
-    logger.warn(
-      `Idempotency key outlived its lease and was taken over (${scope.mode}, ${scope.merchantId})`,
-    );
-  }
+): void {
+  const where = `(${scope.mode}, ${scope.merchantId})`;
+  store.complete(scope, lockToken, status, body).then(
+    (stored) => {
+      if (!stored) logger.warn(`Idempotency key outlived its lease and was taken over ${where}`);
+    },
+    (error: unknown) => logger.error(`Idempotency outcome not stored ${where}: ${String(error)}`),
+  );
 }
 
 function isReplayable(status: number): boolean {
