@@ -25,9 +25,9 @@ export interface EmbeddedOptions {
 }
 
 /**
- * The five apps in this one process over the in-process bus, sharing one infrastructure. The
- * workers' bus servers start before the gateway, whose forwarder publishes to them: in-process
- * events reach only apps already listening.
+ * The five apps in this one process over the in-process bus, sharing one infrastructure. The bus
+ * holds events until every app has booted: in-process events reach only apps already listening,
+ * and the payments app's forwarder starts publishing its backlog as soon as that app is up.
  */
 export async function startEmbeddedService(
   config: XaalisConfig,
@@ -38,7 +38,7 @@ export async function startEmbeddedService(
     poolSize: options.poolSize,
     clock: options.clock,
   });
-  const bus = { broker: new InProcessBroker() };
+  const bus = { broker: new InProcessBroker({ closedUntilOpen: true }) };
   const workers: NestFastifyApplication[] = [];
   for (const [app, module] of [
     ['payments', PaymentsModule],
@@ -57,6 +57,7 @@ export async function startEmbeddedService(
     host: options.host,
     openApi: options.openApi ?? true,
   });
+  bus.broker.open();
   const host = options.host ?? 'localhost';
   const url = `http://${host}:${new URL(await gateway.getUrl()).port}`;
   // PORT=0 takes any free port: the default public base URL (http://localhost:$PORT) follows it.

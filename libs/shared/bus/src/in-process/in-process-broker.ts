@@ -15,6 +15,8 @@ export interface InProcessBrokerOptions {
   eventAttempts?: number;
   /** Wait before the first redelivery; doubles each time. Default 20 ms. */
   retryDelayMs?: number;
+  /** Events published before `open()` wait for it (see the class comment). Default false. */
+  closedUntilOpen?: boolean;
 }
 
 /**
@@ -32,18 +34,28 @@ export interface InProcessBrokerOptions {
  * `publish` resolves only once every group has handled the event, and rejects if a group still
  * fails after its retries. With no durable log behind it, that is what lets the forwarder keep
  * its checkpoint until the event is really consumed (at least once, even across a crash).
- * Events go only to groups subscribed when they are published: start every app's server before
- * any forwarder.
+ * Events go only to groups subscribed when they are published. A process that boots its apps one
+ * after another creates its broker `closedUntilOpen` and opens it once every app has subscribed:
+ * a forwarder catching up at boot (the backlog a crash left) would otherwise publish to groups not
+ * listening yet, and its checkpoint would pass events they never got.
  */
 export class InProcessBroker {
   private readonly owners = new Map<string, { group: string; handle: RequestHandler }>();
   private readonly subscriptions = new Map<string, Map<string, EventHandler>>();
   private readonly eventAttempts: number;
   private readonly retryDelayMs: number;
+  private readonly opened: Promise<void>;
+  /** Lets the events published so far go; later ones go at once. */
+  readonly open: () => void;
 
   constructor(options: InProcessBrokerOptions = {}) {
     this.eventAttempts = options.eventAttempts ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 20;
+    let open = () => {};
+    this.opened = options.closedUntilOpen
+      ? new Promise<void>((resolve) => (open = resolve))
+      : Promise.resolve();
+    this.open = open;
   }
 
   /**
@@ -82,6 +94,7 @@ export class InProcessBroker {
   }
 
   async publish(topic: string, json: string): Promise<void> {
+    await this.opened;
     const groups = [...(this.subscriptions.get(topic)?.entries() ?? [])];
     // Never inside the publisher's call stack: like a real broker, delivery happens later.
     await nextTurn();

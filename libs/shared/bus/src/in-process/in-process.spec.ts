@@ -204,5 +204,37 @@ describe('in-process bus', () => {
       );
       expect(inboxes.payouts.events).toHaveLength(1);
     });
+
+    it('published before a closed bus opens, wait and reach the apps subscribed by then', async () => {
+      const closed = new InProcessBroker({ retryDelayMs: 1, closedUntilOpen: true });
+      const early = new Inbox();
+      const late = new Inbox();
+      const first = await startFixtureApp('payouts', early, { broker: closed }, false);
+      const publisher = await NestFactory.createApplicationContext(
+        BusModule.forApp('gateway', { broker: closed }),
+        { logger: false },
+      );
+      try {
+        const emitted = lastValueFrom(
+          publisher
+            .get<BusClient>(BUS_CLIENT)
+            .emit(topicOf('payment.succeeded'), newIntegrationEvent()),
+          { defaultValue: undefined },
+        );
+        // An app that boots after the publish, as the ledger after a forwarder with a backlog.
+        const second = await startFixtureApp('webhooks', late, { broker: closed }, false);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect([early.events.length, late.events.length]).toEqual([0, 0]);
+
+        closed.open();
+        await emitted;
+
+        expect([early.events.length, late.events.length]).toEqual([1, 1]);
+        await second.close();
+      } finally {
+        await publisher.close();
+        await first.close();
+      }
+    });
   });
 });
