@@ -1,4 +1,5 @@
 import { randomToken } from '@xaalis/kernel';
+import { IdempotencyStore } from '@xaalis/http';
 import { describeWithPostgres } from '@xaalis/testing';
 import { type Gateway, startGateway } from '../testing/gateway-harness';
 import { HttpClient, sessionCookie } from '../testing/http-client';
@@ -148,6 +149,7 @@ describeWithPostgres('gateway: webhook secret roll and the signing secrets it an
       ]),
     );
     // What a replay sends back is stored, but sealed like the read model's copy.
+    await gw.app.get(IdempotencyStore).outcomesStored();
     const { rows: stored } = await gw.db.pool.query<{ body: string }>(
       `SELECT response_body AS body FROM http_idempotency_keys WHERE operation LIKE '%/webhook-secret/roll'`,
     );

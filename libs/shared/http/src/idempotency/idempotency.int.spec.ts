@@ -51,6 +51,8 @@ describeWithPostgres('idempotency', () => {
   }
 
   async function storedRow(key: string) {
+    // The response does not wait for its outcome to be stored.
+    await app.get(IdempotencyStore).outcomesStored();
     const result = await database.pool.query(
       `SELECT merchant_id, mode, operation, state, status_code, response_body FROM http_idempotency_keys WHERE key = $1`,
       [key],

@@ -103,7 +103,15 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
   }
 
   /** Outcomes still on their way are stored before the pool closes. */
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
+    return this.outcomesStored();
+  }
+
+  /**
+   * Resolves once every outcome submitted so far is stored (or failed to be): for shutdown, and
+   * for tests that read the table right after a response.
+   */
+  async outcomesStored(): Promise<void> {
     await Promise.allSettled(this.completing.values());
   }
 
