@@ -13,12 +13,13 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { findPostgresBinaries, postgresUser, type RunAs } from './embedded-postgres-binaries';
 import { DEFAULT_SERVER_HOME, placeNewCluster, reachableBinaries } from './embedded-postgres-placement';
 import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
+import { freePort, isPortFree, sleep, stopChild, stopOrphan } from './embedded-postgres-process';
+import { readState, writeState } from './embedded-postgres-state';
 import { canEnter } from './server-user-reach';
 
 export interface EmbeddedPostgresOptions {
@@ -62,19 +63,6 @@ export interface EmbeddedPostgres {
   placement: EmbeddedPlacement;
   /** Fast shutdown (sessions are cut, committed data is safe), when we own the server. */
   stop(): Promise<void>;
-}
-
-/**
- * What we remember next to the server's files. The password is made at initdb time: the server
- * listens on 127.0.0.1 only, but other local users could reach a trust-auth server.
- */
-interface ServerState {
-  port?: number;
-  password: string;
-  /** The cluster's folder when it is not `<dataDir>/pg`: placed where the postgres OS user can reach it. */
-  cluster?: string;
-  /** The process that started or adopted the server; a dead owner means a crashed run. */
-  ownerPid?: number;
 }
 
 const USER = 'postgres';
@@ -288,25 +276,6 @@ async function waitUntilReady(
   throw new Error(`Postgres did not start within ${timeoutMs} ms:\n${logTail(dataDir)}`);
 }
 
-async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function stopOrphan(pid: number, timeoutMs: number): Promise<void> {
-  if (!isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
-    await sleep(25);
-  }
-}
-
 async function ensureDatabase(password: string, port: number, database: string): Promise<void> {
   const client = new Client({ connectionString: urlFor(password, port, 'postgres') });
   await client.connect();
@@ -320,19 +289,6 @@ async function ensureDatabase(password: string, port: number, database: string):
 
 function urlFor(password: string, port: number, database: string): string {
   return `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`;
-}
-
-function readState(dataDir: string): ServerState | undefined {
-  const file = join(dataDir, 'pg.json');
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8')) as ServerState;
-}
-
-/** Written aside then renamed: a crash mid-write must not lose the password. */
-function writeState(dataDir: string, state: ServerState): void {
-  const file = join(dataDir, 'pg.json');
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
 }
 
 function runToEnd(command: string, args: string[], runAs: RunAs | undefined): Promise<{ code: number; output: string }> {
@@ -353,25 +309,3 @@ function logTail(dataDir: string, since = 0): string {
   const log = readFileSync(file);
   return log.subarray(Math.max(since, log.length - 4000)).toString('utf8');
 }
-
-async function isPortFree(port: number | undefined): Promise<boolean> {
-  if (port === undefined) return false;
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
