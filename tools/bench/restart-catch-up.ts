@@ -42,7 +42,7 @@ async function main(): Promise<void> {
       if (Date.now() - lastLog > 5_000) {
         lastLog = Date.now();
         log(
-          `${seconds.toFixed(0)} s: available ${state.available} of ${state.expected}, ${state.unlisted} not listed`,
+          `${seconds.toFixed(0)} s: available ${state.available} of ${state.expected}${Number.isNaN(state.unlisted) ? '' : `, ${state.unlisted} not listed`}`,
         );
       }
       if (seconds * 1000 > GIVE_UP_MS) throw new Error('not caught up within 5 minutes');

@@ -112,26 +112,32 @@ export async function allPayments(http: HttpClient, key: string): Promise<Listed
 /**
  * Caught up: every acknowledged payment is listed, every acknowledged success is `succeeded`, and
  * `available` is the sum of the succeeded payments' nets (the ledger agrees with the read model,
- * which also holds successes the killed process made but could not answer).
+ * which also holds successes the killed process made but could not answer). The balance is asked
+ * first: while it is short of the acknowledged successes, the list (many pages) is not read.
  */
 export async function caughtUp(
   http: HttpClient,
   key: string,
   acknowledged: Acknowledged,
 ): Promise<{ done: boolean; available: number; expected: number; unlisted: number }> {
+  const acknowledgedNets = [...acknowledged.succeededNets.values()].reduce((a, b) => a + b, 0);
+  const balance = await http.get('/v1/balance', { bearer: key });
+  const available: number = balance.body.available;
+  if (available < acknowledgedNets) {
+    return { done: false, available, expected: acknowledgedNets, unlisted: Number.NaN };
+  }
   const payments = await allPayments(http, key);
   const byId = new Map(payments.map((payment) => [payment.id, payment]));
   const expected = payments
     .filter((payment) => payment.status === 'succeeded')
     .reduce((sum, payment) => sum + payment.net, 0);
-  const balance = await http.get('/v1/balance', { bearer: key });
   const unlisted = [...acknowledged.created].filter((id) => !byId.has(id)).length;
   const successesKept = [...acknowledged.succeededNets.keys()].every(
     (id) => byId.get(id)?.status === 'succeeded',
   );
   return {
-    done: unlisted === 0 && successesKept && balance.body.available === expected,
-    available: balance.body.available,
+    done: unlisted === 0 && successesKept && available === expected,
+    available,
     expected,
     unlisted,
   };
