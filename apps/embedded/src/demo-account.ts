@@ -8,14 +8,16 @@ export interface DemoAccount {
   /** Present only on the run that created the account: secrets are shown once. */
   password?: string;
   secretKey?: string;
+  webhookSecret?: string;
 }
 
 const MARKER = 'demo-account.json';
 
 /**
  * On first start, signs up a demo user, creates a merchant and issues a test secret key through
- * the service's own public API, so a newcomer can `curl` at once. Only ids are kept on disk; the
- * password and key are printed this once, like any secret.
+ * the service's own public API, so a newcomer can `curl` at once and verify the demo's webhooks.
+ * Only ids are kept on disk; the password, the key and the webhook secret are printed this once,
+ * like any secret.
  */
 export async function ensureDemoAccount(baseUrl: string, dataDir: string): Promise<DemoAccount> {
   const marker = join(dataDir, MARKER);
@@ -35,7 +37,7 @@ export async function ensureDemoAccount(baseUrl: string, dataDir: string): Promi
     '/dashboard/v1/merchants',
     { name: 'Demo shop' },
     cookie,
-  ).then((r) => r.json())) as { id: string };
+  ).then((r) => r.json())) as { id: string; webhook_secret: string };
   const key = (await call(
     baseUrl,
     'POST',
@@ -46,7 +48,12 @@ export async function ensureDemoAccount(baseUrl: string, dataDir: string): Promi
   ).then((r) => r.json())) as { secret_key: string };
   const account: DemoAccount = { email, merchantId: merchant.id };
   writeFileSync(marker, JSON.stringify(account, null, 2), { mode: 0o600 });
-  return { ...account, password, secretKey: key.secret_key };
+  return {
+    ...account,
+    password,
+    secretKey: key.secret_key,
+    webhookSecret: merchant.webhook_secret,
+  };
 }
 
 async function call(

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     lines.push(
       `Demo merchant ${demo.merchantId}; dashboard sign-in ${demo.email} / ${demo.password}`,
       `Test secret key (shown once): ${demo.secretKey}`,
+      `Webhook secret (shown once): ${demo.webhookSecret}`,
       `Try: curl -s ${url}/v1/account -H "Authorization: Bearer ${demo.secretKey}"`,
     );
   } else {
