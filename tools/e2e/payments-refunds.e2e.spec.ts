@@ -198,7 +198,7 @@ describe('payments over HTTP: refunds and the ledger', () => {
       );
     });
 
-    it('partial amounts add up; more than what is left is 400; once one lands the payment is refunded', async () => {
+    it('partial amounts add up; more than what is left is 400; the payment is refunded once they reach its amount', async () => {
       const { merchant, payment } = await paidMerchant(10_000, 10_000);
       const key = merchant.testKey;
       const first = await createRefund(service.http, key, { payment: payment.id, amount: 3_000 });
@@ -220,12 +220,19 @@ describe('payments over HTTP: refunds and the ledger', () => {
       );
       await expectBalance(service.http, key, { available: 19_800 - 8_000, pending: 8_000 });
 
-      const refunded = await refundedBy(key, payment, 8_000);
-      expect(refunded).toMatchObject({ status: 'refunded', amount_refunded: 8_000 });
+      // CONTRACT 5: refunds that reached the customer leave the payment `succeeded` until they
+      // add up to its amount; what is left can still be refunded.
+      const partly = await refundedBy(key, payment, 8_000);
+      expect(partly).toMatchObject({ status: 'succeeded', amount_refunded: 8_000 });
       await expectBalance(service.http, key, { available: 11_800, pending: 0 });
-      // `refunded` is final (spec 3.1): what is left of a partial refund can no longer be refunded.
+      const rest = await createRefund(service.http, key, { payment: payment.id });
+      expect([rest.status, rest.body.amount]).toEqual([201, 2_000]);
+      const refunded = await refundedBy(key, payment, 10_000);
+      expect(refunded).toMatchObject({ status: 'refunded', amount_refunded: 10_000 });
+      await expectBalance(service.http, key, { available: 9_800, pending: 0 });
+      // `refunded` is final (spec 3.1).
       expectError(
-        await createRefund(service.http, key, { payment: payment.id, amount: 2_000 }),
+        await createRefund(service.http, key, { payment: payment.id, amount: 1 }),
         409,
         'invalid_state',
       );
@@ -281,7 +288,7 @@ describe('payments over HTTP: refunds and the ledger', () => {
       expect([fits.status, fits.body.status]).toEqual([201, 'pending']);
       await expectBalance(service.http, merchant.testKey, { available: 0, pending: 9_900 });
       expect(await refundedBy(merchant.testKey, payment, 9_900)).toMatchObject({
-        status: 'refunded',
+        status: 'succeeded',
       });
       await expectBalance(service.http, merchant.testKey, { available: 0, pending: 0 });
       await expectEventually(
@@ -402,7 +409,7 @@ describe('payments over HTTP: refunds and the ledger', () => {
       });
 
       const refunded = await refundedBy(merchant.testKey, payment, 9_000);
-      expect(refunded).toMatchObject({ status: 'refunded', amount_refunded: 9_000 });
+      expect(refunded).toMatchObject({ status: 'succeeded', amount_refunded: 9_000 });
       await expectBalance(service.http, merchant.testKey, {
         available: available - 9_000,
         pending: 0,
@@ -419,7 +426,7 @@ describe('payments over HTTP: refunds and the ledger', () => {
       await expectBalance(service.http, merchant.testKey, { available: 900, pending: 9_000 });
 
       const refunded = await refundedBy(merchant.testKey, payment, 9_000);
-      expect(refunded).toMatchObject({ status: 'refunded', amount_refunded: 9_000 });
+      expect(refunded).toMatchObject({ status: 'succeeded', amount_refunded: 9_000 });
       await expectBalance(service.http, merchant.testKey, { available: 900, pending: 0 });
     });
 

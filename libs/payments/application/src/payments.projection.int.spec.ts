@@ -58,7 +58,8 @@ function history(): RecordedEvent[] {
       PAYMENT_ID,
       refundRequested({
         refundId: OTHER_REFUND_ID,
-        amount: 3_000,
+        // The whole amount (the first refund failed): the payment ends `refunded`.
+        amount: 10_000,
         requestedAt: at(5).toISOString(),
       }),
     ),

@@ -41,7 +41,7 @@ import {
   T0,
   WAVE_LIVE_URL,
 } from './payment.fixtures';
-import type { PaymentStatus } from './payment.state';
+import { amountRefunded, type PaymentStatus } from './payment.state';
 import { availableProviders } from './providers';
 
 /** What a command comes to: the events decided, or the code of the refusal. */
@@ -765,22 +765,42 @@ describe('payment decider', () => {
         .then([refundFailed(OTHER_REFUND_ID, 'x')]);
     });
 
-    /*
-     * Behaviour to confirm with the owner of the decider (see the report): once any refund reaches
-     * the customer the payment is `refunded` (spec 3.1), and `refunded` is not `succeeded`, so what
-     * is left of a partial refund can no longer be refunded. Two partial refunds requested before
-     * the first settles both go through; the same two requested after it settles do not (in test
-     * mode, after SANDBOX_SETTLE_MS).
-     */
-    it('after a partial refund reaches the customer, the rest can no longer be refunded', () => {
+    it('a partial refund that reaches the customer leaves the payment succeeded, the rest refundable', () => {
       const settled = [...paid(), pending(3_000), refundSucceeded()];
-      expect(paymentOf(settled).status).toBe('refunded');
+      const payment = paymentOf(settled);
+      expect(payment.status).toBe('succeeded');
+      expect(amountRefunded(payment)).toBe(3_000);
       given(settled)
         .when(requestRefund({ refundId: OTHER_REFUND_ID }))
+        .then([pending(AMOUNT - 3_000, OTHER_REFUND_ID)]);
+    });
+
+    it('the payment is refunded once its refunds reach the whole amount, then refuses more', () => {
+      const whole = [
+        ...paid(),
+        pending(3_000),
+        refundSucceeded(),
+        pending(AMOUNT - 3_000, OTHER_REFUND_ID),
+      ];
+      expect(paymentOf(whole).status).toBe('succeeded');
+      const settled = [...whole, refundSucceeded(OTHER_REFUND_ID)];
+      expect(paymentOf(settled).status).toBe('refunded');
+      expect(amountRefunded(paymentOf(settled))).toBe(AMOUNT);
+      given(settled)
+        .when(requestRefund({ refundId: 're_01JF0000000000000000000003' }))
         .thenRefuses('invalid_state');
-      given([...paid(), pending(3_000)])
-        .when(requestRefund({ refundId: OTHER_REFUND_ID }))
-        .then([pending(7_000, OTHER_REFUND_ID)]);
+    });
+
+    it('a failed refund does not count towards the whole amount', () => {
+      const history = [
+        ...paid(),
+        pending(3_000),
+        refundFailed(),
+        pending(AMOUNT, OTHER_REFUND_ID),
+        refundSucceeded(OTHER_REFUND_ID),
+      ];
+      expect(paymentOf(history).status).toBe('refunded');
+      expect(amountRefunded(paymentOf(history))).toBe(AMOUNT);
     });
   });
 });

@@ -218,7 +218,7 @@ describe('payment evolve', () => {
   });
 
   forEvent('RefundSucceeded', () => {
-    it('settles that refund and makes the payment refunded', () => {
+    it('settles that refund; the payment stays succeeded while refunds fall short of its amount', () => {
       const history = [
         ...newPaidPayment(),
         refundRequested({ amount: 4_000 }),
@@ -226,11 +226,24 @@ describe('payment evolve', () => {
       ];
       expect(evolved(history, refundSucceeded(REFUND_ID, at(4)))).toEqual({
         ...paid(),
-        status: 'refunded',
+        status: 'succeeded',
         refunds: [
           pendingRefund({ amount: 4_000, status: 'succeeded', settledAt: at(4).toISOString() }),
           pendingRefund({ refundId: OTHER_REFUND_ID, amount: 1_000 }),
         ],
+      });
+    });
+
+    it('makes the payment refunded when the refunds that reached the customer add up to its amount', () => {
+      const amount = paid().amount;
+      const history = [
+        ...newPaidPayment(),
+        refundRequested({ amount: amount - 1_000 }),
+        refundRequested({ refundId: OTHER_REFUND_ID, amount: 1_000 }),
+        refundSucceeded(OTHER_REFUND_ID, at(4)),
+      ];
+      expect(evolved(history, refundSucceeded(REFUND_ID, at(5)))).toMatchObject({
+        status: 'refunded',
       });
     });
   });

@@ -1,18 +1,8 @@
 import { assertNever, type Mode } from '@xaalis/kernel';
-import type {
-  Customer,
-  CustomerProvider,
-  PaymentEvent,
-  PaymentProvider,
-} from './payment.events';
+import type { Customer, CustomerProvider, PaymentEvent, PaymentProvider } from './payment.events';
 
 export type PaymentStatus =
-  | 'requires_payment_method'
-  | 'processing'
-  | 'succeeded'
-  | 'failed'
-  | 'expired'
-  | 'refunded';
+  'requires_payment_method' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'refunded';
 
 export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
   'requires_payment_method',
@@ -177,15 +167,20 @@ export function evolve(state: PaymentState, event: PaymentEvent): PaymentState {
           },
         ],
       };
-    case 'RefundSucceeded':
-      return {
+    case 'RefundSucceeded': {
+      // CONTRACT 5: the payment stays `succeeded` while refunds reach the customer, and is
+      // `refunded` once they add up to its whole amount.
+      const settled: Payment = {
         ...state,
-        status: 'refunded',
         refunds: updateRefund(state, event.data.refundId, {
           status: 'succeeded',
           settledAt: event.data.succeededAt,
         }),
       };
+      return amountRefunded(settled) === settled.amount
+        ? { ...settled, status: 'refunded' }
+        : settled;
+    }
     case 'RefundFailed':
       return {
         ...state,
