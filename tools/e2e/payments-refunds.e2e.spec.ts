@@ -441,4 +441,102 @@ describe('payments over HTTP: refunds and the ledger', () => {
       });
     });
   });
+
+  describe('refunds as resources', () => {
+    const getRefund = (key: string, id: string) =>
+      service.http.get(`/v1/refunds/${id}`, { bearer: key });
+    const listRefunds = (key: string, query: string) =>
+      service.http.get(`/v1/refunds${query}`, { bearer: key });
+
+    it('GET /v1/refunds/{id}: at once after its creation, then settled, with the failure reason of a failed one', async () => {
+      const { merchant, payment } = await paidMerchant(10_000, 10_000);
+      const key = merchant.testKey;
+      const created = await createRefund(service.http, key, { payment: payment.id, amount: 2_500 });
+      expect(created.status).toBe(201);
+
+      const read = await getRefund(key, created.body.id);
+      expect([read.status, read.body]).toEqual([200, created.body]);
+      expect(read.body).toEqual({
+        object: 'refund',
+        id: created.body.id,
+        payment: payment.id,
+        amount: 2_500,
+        status: 'pending',
+        failure_reason: null,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
+      const settled = await afterSettling(
+        () => getRefund(key, created.body.id),
+        (seen) => seen.body.status !== 'pending',
+      );
+      expect(settled.body).toEqual({ ...created.body, status: 'succeeded' });
+
+      const declined = await paidMerchant(10_000, 0, { customer: { phone: MAGIC_DECLINED_PHONE } });
+      const refused = await createRefund(service.http, declined.merchant.testKey, {
+        payment: declined.payment.id,
+        amount: 4_000,
+      });
+      const failed = await afterSettling(
+        () => getRefund(declined.merchant.testKey, refused.body.id),
+        (seen) => seen.body.status !== 'pending',
+      );
+      expect(failed.body).toMatchObject({ status: 'failed', failure_reason: 'recipient_refused' });
+    });
+
+    it("GET /v1/refunds/{id}: another merchant's, the other mode's, an unknown one: 404 not_found", async () => {
+      const { merchant, payment } = await paidMerchant(10_000, 10_000);
+      const created = await createRefund(service.http, merchant.testKey, { payment: payment.id });
+      const other = await newMerchant();
+      expectError(await getRefund(other.testKey, created.body.id), 404, 'not_found');
+      expectError(await getRefund(merchant.liveKey, created.body.id), 404, 'not_found');
+      expectError(
+        await getRefund(merchant.testKey, 're_01JF0000000000000000000000'),
+        404,
+        'not_found',
+      );
+      expectError(await getRefund(merchant.testKey, 'pay_' + 'x'.repeat(30)), 404, 'not_found');
+    });
+
+    it('GET /v1/refunds: newest first, of one payment with `payment`, in pages', async () => {
+      const { merchant, payment } = await paidMerchant(10_000, 10_000);
+      const key = merchant.testKey;
+      const second = await succeededPayment(service.http, key, 5_000);
+      const mine: string[] = [];
+      for (const amount of [1_000, 2_000, 3_000]) {
+        mine.push((await createRefund(service.http, key, { payment: payment.id, amount })).body.id);
+      }
+      const theirs = (await createRefund(service.http, key, { payment: second.id, amount: 500 }))
+        .body.id;
+
+      const all = await listRefunds(key, '');
+      expect(all.body.data.map((refund: { id: string }) => refund.id)).toEqual([
+        theirs,
+        ...[...mine].reverse(),
+      ]);
+      const ofPayment = await listRefunds(key, `?payment=${payment.id}`);
+      expect(ofPayment.body).toEqual({
+        object: 'list',
+        data: [...mine].reverse().map((id) => expect.objectContaining({ id, payment: payment.id })),
+        has_more: false,
+      });
+
+      const first = await listRefunds(key, `?payment=${payment.id}&limit=2`);
+      expect([first.body.data.map((r: { id: string }) => r.id), first.body.has_more]).toEqual([
+        [mine[2], mine[1]],
+        true,
+      ]);
+      const next = await listRefunds(
+        key,
+        `?payment=${payment.id}&limit=2&starting_after=${mine[1]}`,
+      );
+      expect([next.body.data.map((r: { id: string }) => r.id), next.body.has_more]).toEqual([
+        [mine[0]],
+        false,
+      ]);
+
+      expect((await listRefunds((await newMerchant()).testKey, '')).body.data).toEqual([]);
+      expectError(await listRefunds(key, '?payment=nope'), 400, 'validation_error', ['payment']);
+      expectError(await listRefunds(key, '?limit=0'), 400, 'validation_error', ['limit']);
+    });
+  });
 });

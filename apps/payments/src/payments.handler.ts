@@ -8,6 +8,8 @@ import {
   PAYMENTS_PUBLIC_GET,
   PAYMENTS_PUBLIC_PAY,
   PAYMENTS_REFUND_CREATE,
+  PAYMENTS_REFUND_GET,
+  PAYMENTS_REFUND_LIST,
   PAYMENTS_SANDBOX_ACT,
   PAYMENTS_SANDBOX_GET,
   PAYMENTS_TEST_HELPER,
@@ -71,5 +73,15 @@ export class PaymentsHandler {
   @MessagePattern(PAYMENTS_REFUND_CREATE)
   refund(@Payload() payload: unknown) {
     return reply(PAYMENTS_REFUND_CREATE, payload, (request) => this.refunds.create(request));
+  }
+
+  @MessagePattern(PAYMENTS_REFUND_GET)
+  getRefund(@Payload() payload: unknown) {
+    return reply(PAYMENTS_REFUND_GET, payload, (request) => this.refunds.get(request));
+  }
+
+  @MessagePattern(PAYMENTS_REFUND_LIST)
+  listRefunds(@Payload() payload: unknown) {
+    return reply(PAYMENTS_REFUND_LIST, payload, (request) => this.refunds.list(request));
   }
 }

@@ -1,12 +1,22 @@
-import { Body, Controller, Inject, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
-import { PAYMENTS_REFUND_CREATE, request, type BusRequester } from '@xaalis/contracts';
+import {
+  PAYMENTS_REFUND_CREATE,
+  PAYMENTS_REFUND_GET,
+  PAYMENTS_REFUND_LIST,
+  request,
+  type BusRequester,
+} from '@xaalis/contracts';
 import { Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { CreateRefundDto } from './create-refund.dto';
+import { ListRefundsQuery } from './list-refunds.query';
 
-/** CONTRACT 5: refunds of succeeded payments; the idempotency key is required. */
+/**
+ * CONTRACT 5: refunds of succeeded payments (the idempotency key is required), and refunds as
+ * resources: one by its id, and the list, newest first, of all or of one payment.
+ */
 @ApiTags('refunds')
 @Controller('v1/refunds')
 @ApiKeyAuth()
@@ -28,5 +38,34 @@ export class RefundsController {
       payment_id: body.payment,
       amount: body.amount,
     });
+  }
+
+  @Get(':id')
+  @RequireScope('refunds', 'read')
+  @ApiParam({ name: 'id' })
+  @ApiOkResponse({
+    description:
+      '`{object: "refund", id, payment, amount, status, failure_reason, created_at}`; 404 `not_found` for a refund of another merchant or mode.',
+  })
+  get(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
+    return request(this.bus, PAYMENTS_REFUND_GET, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      refund_id: id,
+    });
+  }
+
+  @Get()
+  @RequireScope('refunds', 'read')
+  @ApiOkResponse({ description: 'List of refunds, newest first (CONTRACT 4); `payment` filters.' })
+  async list(@ApiCaller() caller: ApiCaller, @Query() query: ListRefundsQuery) {
+    const page = await request(this.bus, PAYMENTS_REFUND_LIST, {
+      merchant_id: caller.merchantId,
+      mode: caller.mode,
+      limit: query.limit,
+      starting_after: query.starting_after,
+      payment: query.payment,
+    });
+    return { object: 'list', data: page.data, has_more: page.has_more };
   }
 }

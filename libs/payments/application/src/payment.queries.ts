@@ -12,6 +12,7 @@ import {
   paymentStream,
   type Payment,
   type PaymentStatus,
+  type RefundStatus,
 } from '@xaalis/payments-domain';
 import { paymentEventOf } from './payment-event-guard';
 import { PaymentCommands } from './payment.commands.service';
@@ -23,11 +24,28 @@ export interface PaymentListQuery {
   status?: PaymentStatus;
 }
 
+export interface RefundListQuery {
+  limit: number;
+  startingAfter?: string;
+  paymentId?: string;
+}
+
+/** A row of the `refunds` read model, as CONTRACT 5 shows it. */
+export interface RefundRow {
+  id: string;
+  payment_id: string;
+  amount: number;
+  status: RefundStatus;
+  failure_reason: string | null;
+  created_at: Date;
+}
+
 /**
- * Reads of payments. One payment is folded from its stream (one query, a handful of events): the
- * source of truth, so every caller reads its own writes without waiting for the read model, in
- * either event store. Lists come from the `payments` read model, brought up to date first.
- * Another merchant's or the other mode's payment is simply not found.
+ * Reads of payments and their refunds. One payment is folded from its stream (one query, a
+ * handful of events): the source of truth, so every caller reads its own writes without waiting
+ * for the read model, in either event store. Lists, and a refund found by its id alone, come from
+ * the `payments` and `refunds` read models, brought up to date first. Another merchant's or the
+ * other mode's payment or refund is simply not found.
  */
 @Injectable()
 export class PaymentQueries {
@@ -58,11 +76,7 @@ export class PaymentQueries {
 
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async list(merchantId: string, mode: Mode, query: PaymentListQuery): Promise<Payment[]> {
-    // What this process appended before the request (a create just answered) is listed; other
-    // replicas' writes follow within the projection's lag.
-    const last = this.commands.lastPosition;
-    if (last !== null) await this.projections.catchUpTo(last);
-    else await this.projections.runOnce();
+    await this.readModelsCaughtUp();
     if (query.startingAfter !== undefined) {
       const { rows } = await this.pool.query({
         name: 'payments_cursor',
@@ -89,4 +103,57 @@ export class PaymentQueries {
     });
     return rows.map((row) => row.state);
   }
+
+  async getRefund(merchantId: string, mode: Mode, refundId: string): Promise<RefundRow> {
+    await this.readModelsCaughtUp();
+    const { rows } = await this.pool.query<RefundRow>({
+      name: 'refunds_get',
+      text: `SELECT ${REFUND_COLUMNS} FROM refunds WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
+      values: [refundId, merchantId, mode],
+    });
+    if (!rows[0]) throw notFound('refund');
+    return rows[0];
+  }
+
+  /** Newest first, `limit + 1` rows; of one payment when `paymentId` is given. */
+  async listRefunds(merchantId: string, mode: Mode, query: RefundListQuery): Promise<RefundRow[]> {
+    await this.readModelsCaughtUp();
+    if (query.startingAfter !== undefined) {
+      const { rows } = await this.pool.query({
+        name: 'refunds_cursor',
+        text: 'SELECT 1 FROM refunds WHERE id = $1 AND merchant_id = $2 AND mode = $3',
+        values: [query.startingAfter, merchantId, mode],
+      });
+      requireCursor(rows[0], query.startingAfter);
+    }
+    const { rows } = await this.pool.query<RefundRow>({
+      name: 'refunds_list',
+      text: `SELECT ${REFUND_COLUMNS} FROM refunds
+              WHERE merchant_id = $1 AND mode = $2
+                AND ($3::text IS NULL OR payment_id = $3)
+                AND ($4::text IS NULL OR id < $4)
+              ORDER BY id DESC
+              LIMIT $5`,
+      values: [
+        merchantId,
+        mode,
+        query.paymentId ?? null,
+        query.startingAfter ?? null,
+        query.limit + 1,
+      ],
+    });
+    return rows;
+  }
+
+  /**
+   * What this process appended before the request (a create just answered) is in the read
+   * models; other replicas' writes follow within the projection's lag.
+   */
+  private async readModelsCaughtUp(): Promise<void> {
+    const last = this.commands.lastPosition;
+    if (last !== null) await this.projections.catchUpTo(last);
+    else await this.projections.runOnce();
+  }
 }
+
+const REFUND_COLUMNS = 'id, payment_id, amount, status, failure_reason, created_at';

@@ -81,6 +81,12 @@ describeWithPostgres('payments projection', () => {
         'SELECT payment_id, kind, due_at, attempts FROM payment_jobs ORDER BY payment_id, kind',
       )
       .then((result) => result.rows),
+    refunds: await db.pool
+      .query(
+        `SELECT id, payment_id, merchant_id, mode, amount, status, failure_reason, created_at
+           FROM refunds ORDER BY id`,
+      )
+      .then((result) => result.rows),
   });
   const reset = () => prisma.$transaction((tx) => paymentsProjection.reset(tx));
   const inBatches = async (events: RecordedEvent[], size: number) => {
@@ -131,6 +137,17 @@ describeWithPostgres('payments projection', () => {
     expect(payments[0]!.created_at).toEqual(T0);
     // Every job ended with its payment or refund.
     expect(jobs).toEqual([]);
+    // One row per refund, as its payment's state last left it.
+    const { refunds } = await snapshot();
+    expect(
+      refunds.map((row) => [row.id, row.payment_id, row.amount, row.status, row.failure_reason]),
+    ).toEqual(
+      [
+        [REFUND_ID, PAYMENT_ID, 4_000, 'failed', expect.any(String)],
+        [OTHER_REFUND_ID, PAYMENT_ID, 10_000, 'succeeded', null],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(refunds[0]).toMatchObject({ merchant_id: payments[0]!.merchant_id, mode: 'test' });
     expect(RECONCILE_AFTER_MS).toBe(60_000);
   });
 
@@ -179,6 +196,6 @@ describeWithPostgres('payments projection', () => {
       id: '00000000-0000-4000-8000-000000009999',
     };
     await prisma.$transaction((tx) => paymentsProjection.applyBatch!([foreign], tx));
-    expect(await snapshot()).toEqual({ payments: [], jobs: [] });
+    expect(await snapshot()).toEqual({ payments: [], jobs: [], refunds: [] });
   });
 });

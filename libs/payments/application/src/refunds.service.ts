@@ -5,13 +5,16 @@ import {
   request,
   type BusRequester,
   type CreateRefundRequest,
+  type ListRefundsRequest,
+  type RefundListReply,
+  type RefundRef,
   type RefundReply,
 } from '@xaalis/contracts';
 import { failpoint } from '@xaalis/failpoints';
 import { DomainError, type Clock } from '@xaalis/kernel';
 import type { Payment, RefundState } from '@xaalis/payments-domain';
 import { PaymentCommands } from './payment.commands.service';
-import { PaymentQueries } from './payment.queries';
+import { PaymentQueries, type RefundRow } from './payment.queries';
 
 export const refundRef = (refundId: string) => `refund:${refundId}`;
 
@@ -24,6 +27,19 @@ export function toRefundObject(payment: Payment, refund: RefundState): RefundRep
     status: refund.status,
     failure_reason: refund.failureReason,
     created_at: refund.createdAt,
+  };
+}
+
+/** A refund as the `refunds` read model holds it. */
+function toRefundReply(row: RefundRow): RefundReply {
+  return {
+    object: 'refund',
+    id: row.id,
+    payment: row.payment_id,
+    amount: row.amount,
+    status: row.status,
+    failure_reason: row.failure_reason,
+    created_at: row.created_at.toISOString(),
   };
 }
 
@@ -79,6 +95,24 @@ export class RefundsService {
       throw insufficientFunds();
     }
     return toRefundObject(requested, refund);
+  }
+
+  async get(input: RefundRef): Promise<RefundReply> {
+    return toRefundReply(
+      await this.queries.getRefund(input.merchant_id, input.mode, input.refund_id),
+    );
+  }
+
+  async list(input: ListRefundsRequest): Promise<RefundListReply> {
+    const rows = await this.queries.listRefunds(input.merchant_id, input.mode, {
+      limit: input.limit,
+      startingAfter: input.starting_after,
+      paymentId: input.payment,
+    });
+    return {
+      data: rows.slice(0, input.limit).map(toRefundReply),
+      has_more: rows.length > input.limit,
+    };
   }
 
   /**

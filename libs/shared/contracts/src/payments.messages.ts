@@ -205,6 +205,30 @@ export class CreateRefundRequest extends MerchantScope {
   amount?: number;
 }
 
+/** `payments.refund.get`. */
+export class RefundRef extends MerchantScope {
+  @IsString()
+  @MaxLength(255)
+  refund_id!: string;
+}
+
+/** `payments.refund.list` (CONTRACT 4), newest first; `payment` keeps one payment's refunds. */
+export class ListRefundsRequest extends MerchantScope {
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  starting_after?: string;
+
+  @IsOptional()
+  @Matches(idPattern('pay'))
+  payment?: string;
+}
+
 export class RefundReply {
   @IsIn(['refund'])
   object!: 'refund';
@@ -228,6 +252,8 @@ export class RefundReply {
   @Matches(ISO_MS)
   created_at!: string;
 }
+
+export class RefundListReply extends ListReply(RefundReply) {}
 
 export class NextActionMessage {
   @IsIn(['redirect'])

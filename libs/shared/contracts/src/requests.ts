@@ -5,6 +5,7 @@ import {
   CreateRefundRequest,
   CustomerPaymentReply,
   ListPaymentsRequest,
+  ListRefundsRequest,
   PaymentListReply,
   PaymentRef,
   PaymentReply,
@@ -13,6 +14,8 @@ import {
   ProviderNotificationRequest,
   PublicPaymentRef,
   PublicPayRequest,
+  RefundListReply,
+  RefundRef,
   RefundReply,
   SandboxActionRequest,
   SandboxPageReply,
@@ -57,6 +60,8 @@ export const PAYMENTS_SANDBOX_GET = 'payments.sandbox.get';
 export const PAYMENTS_SANDBOX_ACT = 'payments.sandbox.act';
 export const PAYMENTS_PROVIDER_NOTIFY = 'payments.provider.notify';
 export const PAYMENTS_REFUND_CREATE = 'payments.refund.create';
+export const PAYMENTS_REFUND_GET = 'payments.refund.get';
+export const PAYMENTS_REFUND_LIST = 'payments.refund.list';
 export const GATEWAY_WEBHOOK_SECRET_GET = 'gateway.webhook_secret.get';
 export const WEBHOOKS_ENDPOINT_CREATE = 'webhooks.endpoint.create';
 export const WEBHOOKS_ENDPOINT_LIST = 'webhooks.endpoint.list';
@@ -165,6 +170,18 @@ export const REQUESTS = {
     request: CreateRefundRequest,
     reply: RefundReply,
   } satisfies RequestContract<CreateRefundRequest, RefundReply>,
+  [PAYMENTS_REFUND_GET]: {
+    owner: 'payments',
+    callers: ['gateway'],
+    request: RefundRef,
+    reply: RefundReply,
+  } satisfies RequestContract<RefundRef, RefundReply>,
+  [PAYMENTS_REFUND_LIST]: {
+    owner: 'payments',
+    callers: ['gateway'],
+    request: ListRefundsRequest,
+    reply: RefundListReply,
+  } satisfies RequestContract<ListRefundsRequest, RefundListReply>,
   [GATEWAY_WEBHOOK_SECRET_GET]: {
     owner: 'gateway',
     callers: ['webhooks'],
