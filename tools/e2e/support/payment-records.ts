@@ -2,7 +2,8 @@ import type { Pool } from 'pg';
 
 /**
  * What the HTTP API does not show, read from the service's database: the ledger's transactions
- * and holds, and the refunds a payment records (CONTRACT 5 gives refunds no read endpoint).
+ * and holds, and the refunds as the payment's own folded state records them (what
+ * `GET /v1/refunds` shows is the `refunds` read model, checked over HTTP in payments-refunds.e2e).
  */
 
 /** Ledger transaction ids of a merchant and mode, sorted. */
