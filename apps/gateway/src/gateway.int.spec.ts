@@ -722,7 +722,7 @@ describeWithPostgres('gateway: identity and access over HTTP', () => {
           '/v1/balance',
         ]),
       );
-      expect(document.body.paths['/v1/account'].get.security).toEqual([{ bearer: [] }]);
+      expect(document.body.paths['/v1/account'].get.security).toEqual([{ api_key: [] }]);
       expect(document.body.paths['/dashboard/v1/me'].get.security).toEqual([{ session: [] }]);
       expect(document.body.components.schemas.RestrictedApiKeyDto.required).toEqual(['scopes']);
     });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
 import { request, WEBHOOKS_ENDPOINT_SET_DEFAULT, type BusRequester } from '@xaalis/contracts';
 import {
@@ -25,6 +25,7 @@ export class AccountController {
     @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
+  @ApiOperation({ summary: 'The account of the key' })
   @Get()
   @RequireScope('account', 'read')
   @ApiOkResponse({ description: '`{object: "account", id, name, livemode, webhook_url}`' })
@@ -39,6 +40,7 @@ export class AccountController {
    * answer find no endpoint. When the webhooks app does not answer, the change stays recorded
    * (`account.updated` brings it there later) and the 503 says to try again; a repeat asks again.
    */
+  @ApiOperation({ summary: 'Update the account (name, webhook URL)' })
   @Patch()
   @RequireScope('account', 'write')
   @ApiOkResponse({ description: 'The account.' })

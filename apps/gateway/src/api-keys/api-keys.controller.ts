@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CLOCK } from '@xaalis/config';
 import { Idempotent, ListQueryDto, NewIds, toListResponse } from '@xaalis/http';
 import {
@@ -28,6 +34,7 @@ export class ApiKeysController {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  @ApiOperation({ summary: 'Issue a secret API key (shown once)' })
   @Post('api-keys')
   @Roles('owner')
   @IdempotentSecretIssuance()
@@ -42,6 +49,7 @@ export class ApiKeysController {
     );
   }
 
+  @ApiOperation({ summary: 'List API keys (never their secrets)' })
   @Get('api-keys')
   @Roles('owner', 'developer')
   @ApiOkResponse({ description: 'List of API keys, newest first; never a secret.' })
@@ -54,6 +62,7 @@ export class ApiKeysController {
     return toListResponse(rows, query.limit, (row) => toApiKeyObject(row, now));
   }
 
+  @ApiOperation({ summary: 'Issue a restricted API key with scopes (shown once)' })
   @Post('restricted-api-keys')
   @Roles('owner')
   @IdempotentSecretIssuance()
@@ -74,6 +83,7 @@ export class ApiKeysController {
     );
   }
 
+  @ApiOperation({ summary: 'Roll an API key: a new secret, the old one expiring' })
   @Post('api-keys/:id/roll')
   @Roles('owner')
   @IdempotentSecretIssuance()
@@ -96,6 +106,7 @@ export class ApiKeysController {
     );
   }
 
+  @ApiOperation({ summary: 'Revoke an API key at once' })
   @Delete('api-keys/:id')
   @Roles('owner')
   @Idempotent({ required: true })

@@ -1,5 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RateLimit } from '@xaalis/http';
 import { AuthService, callerOf, SessionAuth, type UserView } from '@xaalis/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +22,7 @@ import { SignUpDto } from './sign-up.dto';
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
+  @ApiOperation({ summary: 'Sign up: create a dashboard user and open a session', security: [] })
   @Post('sign-up')
   @RateLimit('ip')
   @ApiCreatedResponse({ description: '`{user}`; sets the session cookie.' })
@@ -29,6 +36,7 @@ export class AuthController {
     return { user };
   }
 
+  @ApiOperation({ summary: 'Sign in to the dashboard', security: [] })
   @Post('sign-in')
   @HttpCode(200)
   @RateLimit('ip')
@@ -43,6 +51,7 @@ export class AuthController {
     return { user };
   }
 
+  @ApiOperation({ summary: 'Sign out: end the session' })
   @Post('sign-out')
   @HttpCode(204)
   @SessionAuth()

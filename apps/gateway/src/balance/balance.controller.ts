@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import { type BusRequester, PAYOUTS_BALANCE_GET, request } from '@xaalis/contracts';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
@@ -12,6 +12,7 @@ import { livemode } from '@xaalis/kernel';
 export class BalanceController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'The balance: available and pending' })
   @Get()
   @RequireScope('balance', 'read')
   @ApiOkResponse({

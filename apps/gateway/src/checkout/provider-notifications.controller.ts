@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import { PAYMENTS_PROVIDER_NOTIFY, request, type BusRequester } from '@xaalis/contracts';
 import type { RawBodyRequest } from '@xaalis/http';
@@ -15,6 +15,7 @@ import { validationError } from '@xaalis/kernel';
 export class ProviderNotificationsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'Wave webhook (verified by its signature)', security: [] })
   @Post('wave/webhook')
   @HttpCode(200)
   @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
@@ -22,6 +23,7 @@ export class ProviderNotificationsController {
     return this.forward('wave', req);
   }
 
+  @ApiOperation({ summary: 'Orange Money callback (verified by its API key)', security: [] })
   @Post('orange-money/callback')
   @HttpCode(200)
   @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })

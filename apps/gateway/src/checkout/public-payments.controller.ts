@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   PAYMENTS_PUBLIC_GET,
@@ -7,7 +7,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { RateLimit } from '@xaalis/http';
+import { OPENAPI_CLIENT_SECRET, RateLimit } from '@xaalis/http';
 import { notFound } from '@xaalis/kernel';
 import { ClientSecretQuery, PublicPayDto } from './public-pay.dto';
 
@@ -21,6 +21,8 @@ import { ClientSecretQuery, PublicPayDto } from './public-pay.dto';
 export class PublicPaymentsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'Customer: pay with Wave or Orange Money' })
+  @ApiSecurity(OPENAPI_CLIENT_SECRET)
   @Post(':id/pay')
   @HttpCode(200)
   @ApiParam({ name: 'id' })
@@ -35,11 +37,16 @@ export class PublicPaymentsController {
   }
 
   /** What the hosted page polls while the provider confirms. */
+  @ApiOperation({ summary: 'Customer: the payment as the customer sees it' })
+  @ApiSecurity(OPENAPI_CLIENT_SECRET)
   @Get(':id')
   @ApiParam({ name: 'id' })
   @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2).' })
   get(@Param('id') id: string, @Query() query: ClientSecretQuery) {
-    return request(this.bus, PAYMENTS_PUBLIC_GET, { payment_id: id, client_secret: secretOf(query) });
+    return request(this.bus, PAYMENTS_PUBLIC_GET, {
+      payment_id: id,
+      client_secret: secretOf(query),
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, IdentityQueries, SessionAuth, type UserView } from '@xaalis/identity';
 
 @ApiTags('dashboard: me')
@@ -8,6 +8,7 @@ import { CurrentUser, IdentityQueries, SessionAuth, type UserView } from '@xaali
 export class MeController {
   constructor(private readonly queries: IdentityQueries) {}
 
+  @ApiOperation({ summary: 'The signed-in user and their merchants' })
   @Get()
   @ApiOkResponse({ description: '`{user, memberships: [{merchant_id, role}]}`' })
   async me(@CurrentUser() user: UserView) {

@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '@xaalis/http';
 import {
   CurrentUser,
@@ -23,6 +23,7 @@ export class MerchantsController {
    * Not idempotent on purpose: with no merchant yet, a key would be scoped to nobody, and a replay
    * would hand one caller's webhook secret to another.
    */
+  @ApiOperation({ summary: 'Create a merchant (its webhook secret shown once)' })
   @Post()
   @ApiCreatedResponse({
     description: 'The merchant; `webhook_secret` is shown this once. The caller becomes owner.',
@@ -31,6 +32,7 @@ export class MerchantsController {
     return this.commands.createMerchant(user.id, body.name);
   }
 
+  @ApiOperation({ summary: 'Add a member to a merchant' })
   @Post(':merchantId/members')
   @Roles('owner')
   @Idempotent({ required: false })

@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   PAYMENTS_CREATE,
@@ -26,10 +32,13 @@ export class PaymentsController {
     private readonly merchants: MerchantContext,
   ) {}
 
+  @ApiOperation({ summary: 'Create a payment' })
   @Post('payments')
   @RequireScope('payments', 'write')
   @Idempotent({ required: false })
-  @ApiCreatedResponse({ description: 'The payment (spec 2.1); `next_action` ready when `provider` is given.' })
+  @ApiCreatedResponse({
+    description: 'The payment (spec 2.1); `next_action` ready when `provider` is given.',
+  })
   async create(
     @ApiCaller() caller: ApiCaller,
     @Body() body: CreatePaymentDto,
@@ -53,6 +62,7 @@ export class PaymentsController {
     });
   }
 
+  @ApiOperation({ summary: 'Retrieve a payment' })
   @Get('payments/:id')
   @RequireScope('payments', 'read')
   @ApiParam({ name: 'id' })
@@ -65,6 +75,7 @@ export class PaymentsController {
     });
   }
 
+  @ApiOperation({ summary: 'List payments, newest first' })
   @Get('payments')
   @RequireScope('payments', 'read')
   @ApiOkResponse({ description: 'List of payments, newest first (CONTRACT 4).' })
@@ -80,6 +91,7 @@ export class PaymentsController {
   }
 
   /** CONTRACT 6 test helpers: test keys only, exactly the effects of the real trigger. */
+  @ApiOperation({ summary: 'Test helper: make a test payment succeed' })
   @Post('test_helpers/payments/:id/succeed')
   @HttpCode(200)
   @RequireScope('payments', 'write')
@@ -89,6 +101,7 @@ export class PaymentsController {
     return this.testHelper(caller, id, 'succeed');
   }
 
+  @ApiOperation({ summary: 'Test helper: make a test payment fail' })
   @Post('test_helpers/payments/:id/fail')
   @HttpCode(200)
   @RequireScope('payments', 'write')
@@ -98,6 +111,7 @@ export class PaymentsController {
     return this.testHelper(caller, id, 'fail');
   }
 
+  @ApiOperation({ summary: 'Test helper: make a test payment expire' })
   @Post('test_helpers/payments/:id/expire')
   @HttpCode(200)
   @RequireScope('payments', 'write')

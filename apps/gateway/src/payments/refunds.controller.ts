@@ -1,5 +1,11 @@
 import { Body, Controller, Get, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   PAYMENTS_REFUND_CREATE,
@@ -23,6 +29,7 @@ import { ListRefundsQuery } from './list-refunds.query';
 export class RefundsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'Refund a succeeded payment, in full or in part' })
   @Post()
   @RequireScope('refunds', 'write')
   @Idempotent({ required: true })
@@ -40,6 +47,7 @@ export class RefundsController {
     });
   }
 
+  @ApiOperation({ summary: 'Retrieve a refund' })
   @Get(':id')
   @RequireScope('refunds', 'read')
   @ApiParam({ name: 'id' })
@@ -55,6 +63,7 @@ export class RefundsController {
     });
   }
 
+  @ApiOperation({ summary: 'List refunds, newest first' })
   @Get()
   @RequireScope('refunds', 'read')
   @ApiOkResponse({ description: 'List of refunds, newest first (CONTRACT 4); `payment` filters.' })

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '@xaalis/http';
 import { IdentityCommands, MerchantCaller, PathMode, Roles, SessionAuth } from '@xaalis/identity';
 import { WaveIdentityDto } from './wave-identity.dto';
@@ -12,6 +12,7 @@ import { WaveIdentityDto } from './wave-identity.dto';
 export class ProviderIdentitiesController {
   constructor(private readonly commands: IdentityCommands) {}
 
+  @ApiOperation({ summary: 'Set the live Wave identity of a merchant' })
   @Put('wave')
   @HttpCode(200)
   @Roles('owner')

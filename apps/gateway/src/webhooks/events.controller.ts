@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   request,
@@ -17,6 +17,7 @@ import { ListEventsQuery } from './list-events.query';
 export class EventsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'Retrieve an event' })
   @Get(':id')
   @RequireScope('events', 'read')
   @ApiParam({ name: 'id' })
@@ -29,6 +30,7 @@ export class EventsController {
     });
   }
 
+  @ApiOperation({ summary: 'List events, newest first' })
   @Get()
   @RequireScope('events', 'read')
   @ApiOkResponse({ description: 'List of events, newest first (CONTRACT 4).' })

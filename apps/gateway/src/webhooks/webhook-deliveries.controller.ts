@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   request,
@@ -20,6 +20,7 @@ const RETRY_TIMEOUT_MS = 15_000;
 export class WebhookDeliveriesController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
+  @ApiOperation({ summary: 'List webhook deliveries, newest first' })
   @Get()
   @RequireScope('webhooks', 'read')
   @ApiOkResponse({ description: 'List of webhook deliveries, newest first (CONTRACT 4).' })
@@ -33,6 +34,7 @@ export class WebhookDeliveriesController {
     return { object: 'list', data: page.data, has_more: page.has_more };
   }
 
+  @ApiOperation({ summary: 'Retry a webhook delivery now' })
   @Post(':id/retry')
   @HttpCode(200)
   @RequireScope('webhooks', 'write')

@@ -1,5 +1,11 @@
 import { Body, Controller, Get, Inject, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
 import {
   request,
@@ -25,6 +31,7 @@ export class WebhookEndpointsController {
     @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
+  @ApiOperation({ summary: 'Create a webhook endpoint' })
   @Post()
   @Roles('owner')
   @Idempotent({ required: true })
@@ -44,6 +51,7 @@ export class WebhookEndpointsController {
     });
   }
 
+  @ApiOperation({ summary: 'List webhook endpoints' })
   @Get()
   @Roles('owner', 'developer')
   @ApiOkResponse({ description: 'List of webhook endpoints, newest first (CONTRACT 4).' })
@@ -57,6 +65,7 @@ export class WebhookEndpointsController {
     return { object: 'list', data: page.data, has_more: page.has_more };
   }
 
+  @ApiOperation({ summary: 'Update a webhook endpoint' })
   @Patch(':id')
   @Roles('owner')
   @ApiParam({ name: 'id' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
   IdentityCommands,
@@ -23,6 +23,7 @@ import { IdempotentWebhookSecretIssuance } from './sealed-webhook-secret';
 export class WebhookSecretController {
   constructor(private readonly commands: IdentityCommands) {}
 
+  @ApiOperation({ summary: 'Roll the webhook secret, the old one signing during an overlap' })
   @Post('roll')
   @Roles('owner')
   @IdempotentWebhookSecretIssuance()

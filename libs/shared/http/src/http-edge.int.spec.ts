@@ -460,12 +460,13 @@ describe('HTTP edge', () => {
         $ref: '#/components/schemas/CreateTestThingDto',
       });
       expect(document.components.securitySchemes).toEqual({
-        bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+        api_key: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
         session: expect.objectContaining({
           type: 'apiKey',
           in: 'cookie',
           name: 'better-auth.session_token',
         }),
+        client_secret: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'cs' }),
       });
       expect(document.paths['/health']).toBeUndefined();
     });

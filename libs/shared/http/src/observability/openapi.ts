@@ -1,9 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { CONFIG, type XaalisConfig } from '@xaalis/config';
 
-/** Security scheme names for `@ApiBearerAuth(OPENAPI_BEARER)` / `@ApiCookieAuth(OPENAPI_SESSION)`. */
-export const OPENAPI_BEARER = 'bearer';
+/**
+ * Security scheme names: `@ApiBearerAuth(OPENAPI_BEARER)` (API keys), `@ApiCookieAuth
+ * (OPENAPI_SESSION)` (the dashboard), `@ApiSecurity(OPENAPI_CLIENT_SECRET)` (a customer's page).
+ * Public routes say `security: []` in their `@ApiOperation`.
+ */
+export const OPENAPI_BEARER = 'api_key';
 export const OPENAPI_SESSION = 'session';
+export const OPENAPI_CLIENT_SECRET = 'client_secret';
 
 export interface OpenApiOptions {
   title?: string;
@@ -16,21 +22,39 @@ export interface OpenApiOptions {
 
 /**
  * The OpenAPI document generated from the controllers' and DTOs' `@nestjs/swagger` decorators,
- * served as JSON at `/docs/openapi.json` with Swagger UI at `/docs`. Call before `app.init()`.
+ * served as JSON at `/docs/openapi.json` with Swagger UI at `/docs`; its server is
+ * `PUBLIC_BASE_URL`. Call before `app.init()`.
  */
 export function setupOpenApi(app: INestApplication, options: OpenApiOptions = {}): OpenAPIObject {
+  const { publicBaseUrl } = app.get<XaalisConfig>(CONFIG);
   const config = new DocumentBuilder()
     .setTitle(options.title ?? 'Xaalis API')
     .setDescription('XOF payments, subscriptions, payouts, agent wallets and signed webhooks.')
     .setVersion(options.version ?? '1')
+    .addServer(publicBaseUrl)
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Secret, restricted or agent API key' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        // Opaque random strings, not JWTs.
+        bearerFormat: 'opaque key',
+        description: 'Secret (`sk_test_…`, `sk_live_…`), restricted (`rk_…`) or agent (`ak_…`) key',
+      },
       OPENAPI_BEARER,
     )
     .addCookieAuth(
       options.sessionCookieName ?? 'better-auth.session_token',
       { type: 'apiKey', in: 'cookie', description: 'Dashboard session' },
       OPENAPI_SESSION,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'query',
+        name: 'cs',
+        description: "The payment's client secret, as `checkout_url` carries it",
+      },
+      OPENAPI_CLIENT_SECRET,
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);

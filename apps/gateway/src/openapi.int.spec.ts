@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describeWithPostgres } from '@xaalis/testing';
+import { type Gateway, startGateway } from './testing/gateway-harness';
+
+const REDOCLY = resolve(__dirname, '../../../node_modules/.bin/redocly');
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+}
+
+/**
+ * Issue 17: the OpenAPI document the gateway serves passes `@redocly/cli lint` (its recommended
+ * rules) with no error, and says for each operation what it does and what credentials it takes.
+ */
+describeWithPostgres('the OpenAPI document', () => {
+  let gw: Gateway;
+  let document: {
+    servers: Array<{ url: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, Record<string, string>> };
+  };
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        route: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    );
+
+  beforeAll(async () => {
+    gw = await startGateway({ PUBLIC_BASE_URL: 'https://pay.example.sn' });
+    document = (await (await fetch(`${gw.url}/docs/openapi.json`)).json()) as typeof document;
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('passes redocly lint with no error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xaalis-openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(document));
+      const lint = spawnSync(REDOCLY, ['lint', file, '--format=json'], { encoding: 'utf8' });
+      const report = JSON.parse(lint.stdout) as {
+        totals: { errors: number };
+        problems: Array<{ ruleId: string; severity: string; message: string; location: unknown }>;
+      };
+      const errors = report.problems.filter((problem) => problem.severity === 'error');
+      expect(errors.map(({ ruleId, message }) => `${ruleId}: ${message}`)).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names its server from PUBLIC_BASE_URL', () => {
+    expect(document.servers).toEqual([{ url: 'https://pay.example.sn' }]);
+  });
+
+  it('gives every operation a summary, a tag and its credentials (none for public routes)', () => {
+    for (const { route, operation } of operations()) {
+      expect({ route, summary: typeof operation.summary, tags: operation.tags?.length }).toEqual({
+        route,
+        summary: 'string',
+        tags: 1,
+      });
+      expect({ route, security: Array.isArray(operation.security) }).toEqual({
+        route,
+        security: true,
+      });
+    }
+    const securityOf = (route: string) =>
+      operations().find((candidate) => candidate.route === route)?.operation.security;
+    expect(securityOf('POST /v1/payments')).toEqual([{ api_key: [] }]);
+    expect(securityOf('POST /dashboard/v1/merchants')).toEqual([{ session: [] }]);
+    expect(securityOf('POST /dashboard/v1/auth/sign-in')).toEqual([]);
+    expect(securityOf('GET /v1/public/payments/{id}')).toEqual([{ client_secret: [] }]);
+    expect(securityOf('POST /providers/wave/webhook')).toEqual([]);
+  });
+
+  it('describes the credentials as what they are: opaque keys, the session cookie, the client secret', () => {
+    expect(document.components.securitySchemes).toEqual({
+      api_key: expect.objectContaining({
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque key',
+      }),
+      session: expect.objectContaining({
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'better-auth.session_token',
+      }),
+      client_secret: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'cs' }),
+    });
+  });
+});
