@@ -11,6 +11,7 @@ interface Operation {
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: object }>;
 }
 
 /**
@@ -22,7 +23,10 @@ describeWithPostgres('the OpenAPI document', () => {
   let document: {
     servers: Array<{ url: string }>;
     paths: Record<string, Record<string, Operation>>;
-    components: { securitySchemes: Record<string, Record<string, string>> };
+    components: {
+      securitySchemes: Record<string, Record<string, string>>;
+      schemas: Record<string, { properties: Record<string, { type?: string }> }>;
+    };
   };
   const operations = () =>
     Object.entries(document.paths).flatMap(([path, methods]) =>
@@ -98,5 +102,36 @@ describeWithPostgres('the OpenAPI document', () => {
       }),
       client_secret: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'cs' }),
     });
+  });
+
+  it('declares the idempotency-key header where it is taken: required, or optional and honoured', () => {
+    const keyOf = (route: string) =>
+      operations()
+        .find((candidate) => candidate.route === route)
+        ?.operation.parameters?.find((parameter) => parameter.name === 'idempotency-key');
+    expect(keyOf('POST /v1/refunds')).toEqual(
+      expect.objectContaining({
+        in: 'header',
+        required: true,
+        schema: expect.objectContaining({ type: 'string', minLength: 1, maxLength: 255 }),
+      }),
+    );
+    expect(keyOf('POST /v1/payments')).toEqual(
+      expect.objectContaining({ in: 'header', required: false }),
+    );
+    expect(keyOf('POST /dashboard/v1/merchants/{merchantId}/{mode}/api-keys')).toEqual(
+      expect.objectContaining({ in: 'header', required: true }),
+    );
+    expect(keyOf('GET /v1/payments')).toBeUndefined();
+  });
+
+  it('types amounts and counts as integers, as the validators do', () => {
+    const { schemas } = document.components;
+    expect(schemas.CreatePaymentDto!.properties.amount!.type).toBe('integer');
+    expect(schemas.CreateRefundDto!.properties.amount!.type).toBe('integer');
+    const limit = operations()
+      .find((candidate) => candidate.route === 'GET /v1/payments')
+      ?.operation.parameters?.find((parameter) => parameter.name === 'limit');
+    expect(limit?.schema).toEqual(expect.objectContaining({ type: 'integer', maximum: 100 }));
   });
 });

@@ -4,6 +4,7 @@ import { MAX_GRACE_HOURS } from '@xaalis/identity';
 
 export class RollApiKeyDto {
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 0,
     maximum: MAX_GRACE_HOURS,
     default: 0,

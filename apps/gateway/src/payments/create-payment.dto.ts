@@ -42,14 +42,21 @@ function IsReturnUrl(): PropertyDecorator {
           return false;
         }
       },
-      defaultMessage: () => `must be an absolute http(s) URL of at most ${URL_MAX_LENGTH} characters`,
+      defaultMessage: () =>
+        `must be an absolute http(s) URL of at most ${URL_MAX_LENGTH} characters`,
     },
   });
 }
 
 /** Spec 4.1 and 8: every field, bound and pattern of `POST /v1/payments`. */
 export class CreatePaymentDto {
-  @ApiProperty({ minimum: 1, maximum: 100_000_000, example: 5000, description: 'XOF' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100_000_000,
+    example: 5000,
+    description: 'XOF',
+  })
   @IsInt()
   @Min(1)
   @Max(100_000_000)

@@ -8,7 +8,7 @@ export class CreateRefundDto {
   @MaxLength(255)
   payment!: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100_000_000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100_000_000 })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -7,6 +7,7 @@ import {
 
 export class RollWebhookSecretDto {
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 0,
     maximum: MAX_WEBHOOK_SECRET_OVERLAP_HOURS,
     default: DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,

@@ -1,9 +1,12 @@
 import { applyDecorators, Req, Res, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENT, type IdempotentOptions } from './idempotent.metadata';
 import { runIdempotently } from './idempotent-run';
 import { idempotencyStoreOf } from './idempotency-store-of';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../validation/validators';
+import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key';
 
 /**
  * Makes a handler idempotent per CONTRACT 3 under the `idempotency-key` header. The handler must
@@ -20,6 +23,7 @@ import { idempotencyStoreOf } from './idempotency-store-of';
 export function Idempotent(options: IdempotentOptions): MethodDecorator {
   return (target, method, descriptor: PropertyDescriptor) => {
     SetMetadata(IDEMPOTENT, options)(target, method, descriptor);
+    idempotencyKeyHeader(options)(target, method, descriptor);
     const handler = descriptor.value as (...args: unknown[]) => unknown;
     const own = handlerArity(target, method, handler);
     Req()(target, method, own);
@@ -46,7 +50,28 @@ export function Idempotent(options: IdempotentOptions): MethodDecorator {
  * (secret-once.ts, sealed-webhook-secret.ts). Same rules, same code (`runIdempotently`).
  */
 export function IdempotentBetweenInterceptors(options: IdempotentOptions): MethodDecorator {
-  return applyDecorators(SetMetadata(IDEMPOTENT, options), UseInterceptors(IdempotencyInterceptor));
+  return applyDecorators(
+    SetMetadata(IDEMPOTENT, options),
+    idempotencyKeyHeader(options),
+    UseInterceptors(IdempotencyInterceptor),
+  );
+}
+
+/** The header in the OpenAPI document, as `readIdempotencyKey` takes it. */
+function idempotencyKeyHeader(options: IdempotentOptions): MethodDecorator {
+  return ApiHeader({
+    name: IDEMPOTENCY_KEY_HEADER,
+    required: options.required,
+    description:
+      'CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`.',
+    // Printable ASCII and space, as `readIdempotencyKey` checks.
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+      pattern: '^[\\x20-\\x7E]+$',
+    },
+  });
 }
 
 /** The handler's own parameters, as TypeScript recorded them (default values included). */

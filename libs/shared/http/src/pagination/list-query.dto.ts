@@ -10,7 +10,12 @@ export const MAX_LIST_LIMIT = 100;
  * are strings, so `limit` is converted here explicitly (the global pipe converts nothing itself).
  */
 export class ListQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_LIST_LIMIT, default: DEFAULT_LIST_LIMIT })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIST_LIMIT,
+    default: DEFAULT_LIST_LIMIT,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
