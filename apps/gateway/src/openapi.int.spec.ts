@@ -12,6 +12,11 @@ interface Operation {
   tags?: string[];
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: object }>;
+  responses?: Record<string, { content?: Record<string, { schema: ErrorSchema }> }>;
+}
+
+interface ErrorSchema {
+  properties: { error: { properties: { code: { enum: string[] } } } };
 }
 
 /**
@@ -133,5 +138,55 @@ describeWithPostgres('the OpenAPI document', () => {
       .find((candidate) => candidate.route === 'GET /v1/payments')
       ?.operation.parameters?.find((parameter) => parameter.name === 'limit');
     expect(limit?.schema).toEqual(expect.objectContaining({ type: 'integer', maximum: 100 }));
+  });
+
+  it('lists the error responses each route can answer, the envelope with its codes per status', () => {
+    const codesOf = (route: string) => {
+      const { responses = {} } = operations().find((c) => c.route === route)!.operation;
+      return Object.fromEntries(
+        Object.entries(responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([status, response]) => [
+            status,
+            response.content!['application/json']!.schema.properties.error.properties.code.enum,
+          ]),
+      );
+    };
+    expect(codesOf('POST /v1/refunds')).toEqual({
+      400: ['validation_error'],
+      401: ['authentication_required'],
+      402: ['insufficient_funds'],
+      403: ['forbidden'],
+      404: ['not_found'],
+      409: ['idempotency_conflict', 'invalid_state'],
+      413: ['payload_too_large'],
+      415: ['unsupported_media_type'],
+      429: ['rate_limited'],
+      503: ['unavailable'],
+    });
+    expect(codesOf('GET /v1/payments')).toEqual({
+      400: ['validation_error'],
+      401: ['authentication_required'],
+      403: ['forbidden'],
+      404: ['not_found'],
+      429: ['rate_limited'],
+      503: ['unavailable'],
+    });
+    expect(Object.keys(codesOf('POST /dashboard/v1/auth/sign-in'))).toEqual([
+      '400',
+      '413',
+      '415',
+      '429',
+      '503',
+    ]);
+    for (const { route, operation } of operations()) {
+      expect({
+        route,
+        has4xx: Object.keys(operation.responses ?? {}).some((s) => s.startsWith('4')),
+      }).toEqual({
+        route,
+        has4xx: true,
+      });
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CLOCK } from '@xaalis/config';
-import { Idempotent, ListQueryDto, NewIds, toListResponse } from '@xaalis/http';
+import { ApiErrors, Idempotent, ListQueryDto, NewIds, toListResponse } from '@xaalis/http';
 import {
   IdentityCommands,
   IdentityQueries,
@@ -84,6 +84,7 @@ export class ApiKeysController {
   }
 
   @ApiOperation({ summary: 'Roll an API key: a new secret, the old one expiring' })
+  @ApiErrors('invalid_state')
   @Post('api-keys/:id/roll')
   @Roles('owner')
   @IdempotentSecretIssuance()
@@ -107,6 +108,7 @@ export class ApiKeysController {
   }
 
   @ApiOperation({ summary: 'Revoke an API key at once' })
+  @ApiErrors('invalid_state')
   @Delete('api-keys/:id')
   @Roles('owner')
   @Idempotent({ required: true })

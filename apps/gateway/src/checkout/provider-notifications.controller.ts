@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '@xaalis/http';
 import { BUS_CLIENT } from '@xaalis/config';
 import { PAYMENTS_PROVIDER_NOTIFY, request, type BusRequester } from '@xaalis/contracts';
 import type { RawBodyRequest } from '@xaalis/http';
@@ -16,6 +17,7 @@ export class ProviderNotificationsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
   @ApiOperation({ summary: 'Wave webhook (verified by its signature)', security: [] })
+  @ApiErrors('authentication_required')
   @Post('wave/webhook')
   @HttpCode(200)
   @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
@@ -24,6 +26,7 @@ export class ProviderNotificationsController {
   }
 
   @ApiOperation({ summary: 'Orange Money callback (verified by its API key)', security: [] })
+  @ApiErrors('authentication_required')
   @Post('orange-money/callback')
   @HttpCode(200)
   @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })

@@ -7,7 +7,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { OPENAPI_CLIENT_SECRET, RateLimit } from '@xaalis/http';
+import { ApiErrors, OPENAPI_CLIENT_SECRET, RateLimit } from '@xaalis/http';
 import { notFound } from '@xaalis/kernel';
 import { ClientSecretQuery, PublicPayDto } from './public-pay.dto';
 
@@ -22,6 +22,7 @@ export class PublicPaymentsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
   @ApiOperation({ summary: 'Customer: pay with Wave or Orange Money' })
+  @ApiErrors('invalid_state', 'aggregated_identity_required')
   @ApiSecurity(OPENAPI_CLIENT_SECRET)
   @Post(':id/pay')
   @HttpCode(200)

@@ -1,6 +1,6 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Idempotent } from '@xaalis/http';
+import { ApiErrors, Idempotent } from '@xaalis/http';
 import {
   CurrentUser,
   IdentityCommands,
@@ -33,6 +33,7 @@ export class MerchantsController {
   }
 
   @ApiOperation({ summary: 'Add a member to a merchant' })
+  @ApiErrors('invalid_state')
   @Post(':merchantId/members')
   @Roles('owner')
   @Idempotent({ required: false })

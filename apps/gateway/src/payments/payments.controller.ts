@@ -15,7 +15,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { forbidden } from '@xaalis/kernel';
 import { CreatePaymentDto } from './create-payment.dto';
@@ -33,6 +33,7 @@ export class PaymentsController {
   ) {}
 
   @ApiOperation({ summary: 'Create a payment' })
+  @ApiErrors('aggregated_identity_required')
   @Post('payments')
   @RequireScope('payments', 'write')
   @Idempotent({ required: false })
@@ -92,6 +93,7 @@ export class PaymentsController {
 
   /** CONTRACT 6 test helpers: test keys only, exactly the effects of the real trigger. */
   @ApiOperation({ summary: 'Test helper: make a test payment succeed' })
+  @ApiErrors('invalid_state')
   @Post('test_helpers/payments/:id/succeed')
   @HttpCode(200)
   @RequireScope('payments', 'write')
@@ -102,6 +104,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Test helper: make a test payment fail' })
+  @ApiErrors('invalid_state')
   @Post('test_helpers/payments/:id/fail')
   @HttpCode(200)
   @RequireScope('payments', 'write')
@@ -112,6 +115,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Test helper: make a test payment expire' })
+  @ApiErrors('invalid_state')
   @Post('test_helpers/payments/:id/expire')
   @HttpCode(200)
   @RequireScope('payments', 'write')

@@ -14,7 +14,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { CreateRefundDto } from './create-refund.dto';
 import { ListRefundsQuery } from './list-refunds.query';
@@ -30,6 +30,7 @@ export class RefundsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
   @ApiOperation({ summary: 'Refund a succeeded payment, in full or in part' })
+  @ApiErrors('insufficient_funds', 'invalid_state', 'not_found')
   @Post()
   @RequireScope('refunds', 'write')
   @Idempotent({ required: true })

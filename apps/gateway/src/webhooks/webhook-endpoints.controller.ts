@@ -14,7 +14,7 @@ import {
   WEBHOOKS_ENDPOINT_UPDATE,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
+import { ApiErrors, Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
 import { MerchantModeCaller, Roles, SessionAuth } from '@xaalis/identity';
 import { assertPublicWebhookTarget } from '@xaalis/net-guard';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
@@ -32,6 +32,7 @@ export class WebhookEndpointsController {
   ) {}
 
   @ApiOperation({ summary: 'Create a webhook endpoint' })
+  @ApiErrors('invalid_state')
   @Post()
   @Roles('owner')
   @Idempotent({ required: true })

@@ -32,3 +32,4 @@ export * from './observability/health.controller';
 export * from './observability/http-metrics';
 export * from './observability/metrics.controller';
 export * from './observability/openapi';
+export * from './observability/openapi-errors';

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CONFIG, type XaalisConfig } from '@xaalis/config';
+import { documentErrors } from './openapi-errors';
 
 /**
  * Security scheme names: `@ApiBearerAuth(OPENAPI_BEARER)` (API keys), `@ApiCookieAuth
@@ -58,6 +59,7 @@ export function setupOpenApi(app: INestApplication, options: OpenApiOptions = {}
     )
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  documentErrors(document);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
     raw: ['json'],

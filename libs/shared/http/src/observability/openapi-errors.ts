@@ -1,0 +1,103 @@
+import { ApiExtension, type OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_CODES, type ErrorCode } from '@xaalis/kernel';
+import { statusFor } from '../errors/status-for';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+
+/** Where `@ApiErrors` leaves a route's own codes for `documentErrors`, which removes it. */
+const ERRORS_EXTENSION = 'x-xaalis-errors';
+
+/**
+ * The CONTRACT 2 codes a route answers beyond those every route of its kind does (see
+ * `documentErrors`): `@ApiErrors('insufficient_funds', 'invalid_state')`.
+ */
+export const ApiErrors = (...codes: ErrorCode[]) => ApiExtension(ERRORS_EXTENSION, codes);
+
+interface Operation {
+  security?: unknown[];
+  parameters?: Array<{ name?: string; in?: string }>;
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+  [ERRORS_EXTENSION]?: ErrorCode[];
+}
+
+/**
+ * Adds to every operation its error responses: the CONTRACT 2 envelope, its `code` an enum of
+ * what that status can carry there. Every route can be refused as malformed (400), limited (429)
+ * or unavailable (503); one with credentials, unauthenticated (401) or forbidden (403); one with
+ * a path parameter or a list cursor, not found (404); one with a body, too large (413) or not JSON (415); one with
+ * an idempotency key, in conflict (409); plus the route's own `@ApiErrors`.
+ */
+export function documentErrors(document: OpenAPIObject): void {
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.components.schemas.ErrorDetail = {
+    type: 'object',
+    required: ['field', 'issue'],
+    properties: { field: { type: 'string' }, issue: { type: 'string' } },
+  };
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const operation of Object.values(methods) as Operation[]) {
+      const codes = new Set<ErrorCode>([
+        'validation_error',
+        'rate_limited',
+        'unavailable',
+        ...(operation[ERRORS_EXTENSION] ?? []),
+      ]);
+      delete operation[ERRORS_EXTENSION];
+      if ((operation.security ?? []).length > 0) {
+        codes.add('authentication_required');
+        codes.add('forbidden');
+      }
+      // A path parameter, or a list's cursor, names an object that may not be there.
+      const cursor = operation.parameters?.some((parameter) => parameter.name === 'starting_after');
+      if (path.includes('{') || cursor) codes.add('not_found');
+      if (operation.requestBody !== undefined) {
+        codes.add('payload_too_large');
+        codes.add('unsupported_media_type');
+      }
+      if (operation.parameters?.some((parameter) => parameter.name === IDEMPOTENCY_KEY_HEADER)) {
+        codes.add('idempotency_conflict');
+      }
+      operation.responses ??= {};
+      for (const [status, ofStatus] of byStatus(codes)) {
+        operation.responses[status] = {
+          description: `Error: ${ofStatus.join(', ')}`,
+          content: { 'application/json': { schema: envelope(ofStatus) } },
+        };
+      }
+    }
+  }
+}
+
+/** Codes grouped by their status, in CONTRACT 2's order. */
+function byStatus(codes: Set<ErrorCode>): Array<[string, ErrorCode[]]> {
+  const grouped = new Map<string, ErrorCode[]>();
+  for (const code of ERROR_CODES.filter((known) => codes.has(known))) {
+    const status = String(statusFor(code));
+    grouped.set(status, [...(grouped.get(status) ?? []), code]);
+  }
+  return [...grouped].sort(([a], [b]) => Number(a) - Number(b));
+}
+
+function envelope(codes: ErrorCode[]) {
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: codes },
+          message: { type: 'string' },
+          details: {
+            oneOf: [
+              { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } },
+              { type: 'object', additionalProperties: true },
+            ],
+          },
+        },
+      },
+    },
+  };
+}
