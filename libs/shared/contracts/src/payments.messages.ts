@@ -44,6 +44,19 @@ export class MerchantScope {
   mode!: Mode;
 }
 
+/** CONTRACT 4 paging of one of a merchant's lists, in one mode. */
+export class ListRequest extends MerchantScope {
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  starting_after?: string;
+}
+
 export class PaymentCustomerMessage {
   @IsOptional()
   @Matches(PHONE_PATTERN)
@@ -118,17 +131,7 @@ export class PaymentRef extends MerchantScope {
 }
 
 /** `payments.payment.list`: CONTRACT 4 plus a status filter. */
-export class ListPaymentsRequest extends MerchantScope {
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit!: number;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  starting_after?: string;
-
+export class ListPaymentsRequest extends ListRequest {
   @IsOptional()
   @IsIn(PAYMENT_STATUSES)
   status?: (typeof PAYMENT_STATUSES)[number];
@@ -213,17 +216,7 @@ export class RefundRef extends MerchantScope {
 }
 
 /** `payments.refund.list` (CONTRACT 4), newest first; `payment` keeps one payment's refunds. */
-export class ListRefundsRequest extends MerchantScope {
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit!: number;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  starting_after?: string;
-
+export class ListRefundsRequest extends ListRequest {
   @IsOptional()
   @Matches(idPattern('pay'))
   payment?: string;

@@ -6,6 +6,7 @@ import {
   CustomerPaymentReply,
   ListPaymentsRequest,
   ListRefundsRequest,
+  ListRequest,
   PaymentListReply,
   PaymentRef,
   PaymentReply,
@@ -43,7 +44,6 @@ import {
   WebhookEventReply,
   WebhookSecretReply,
   WebhookSecretRequest,
-  WebhooksListRequest,
 } from './webhooks.messages';
 
 export const PAYOUTS_BALANCE_GET = 'payouts.balance.get';
@@ -197,9 +197,9 @@ export const REQUESTS = {
   [WEBHOOKS_ENDPOINT_LIST]: {
     owner: 'webhooks',
     callers: ['gateway'],
-    request: WebhooksListRequest,
+    request: ListRequest,
     reply: WebhookEndpointListReply,
-  } satisfies RequestContract<WebhooksListRequest, WebhookEndpointListReply>,
+  } satisfies RequestContract<ListRequest, WebhookEndpointListReply>,
   [WEBHOOKS_ENDPOINT_UPDATE]: {
     owner: 'webhooks',
     callers: ['gateway'],
@@ -215,9 +215,9 @@ export const REQUESTS = {
   [WEBHOOKS_DELIVERY_LIST]: {
     owner: 'webhooks',
     callers: ['gateway'],
-    request: WebhooksListRequest,
+    request: ListRequest,
     reply: WebhookDeliveryListReply,
-  } satisfies RequestContract<WebhooksListRequest, WebhookDeliveryListReply>,
+  } satisfies RequestContract<ListRequest, WebhookDeliveryListReply>,
   [WEBHOOKS_DELIVERY_RETRY]: {
     owner: 'webhooks',
     callers: ['gateway'],

@@ -11,7 +11,6 @@ import {
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
   Min,
   ValidateNested,
@@ -20,7 +19,7 @@ import { MODES, type Mode } from '@xaalis/kernel';
 import { ListReply } from './list-reply';
 import { idPattern, ISO_MS } from './formats';
 import { INTEGRATION_EVENT_TYPES, type IntegrationEventType } from './integration-event-types';
-import { MerchantScope } from './payments.messages';
+import { ListRequest, MerchantScope } from './payments.messages';
 
 /** The event types merchants can receive (spec 6); `account.updated` stays internal. */
 export const WEBHOOK_EVENT_TYPES = INTEGRATION_EVENT_TYPES.filter(
@@ -100,20 +99,7 @@ export class UpdateWebhookEndpointRequest extends MerchantScope {
   active?: boolean;
 }
 
-/** CONTRACT 4 paging of the webhooks app's lists. */
-export class WebhooksListRequest extends MerchantScope {
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit!: number;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  starting_after?: string;
-}
-
-export class ListWebhookEventsRequest extends WebhooksListRequest {
+export class ListWebhookEventsRequest extends ListRequest {
   @IsOptional()
   @IsIn(INTEGRATION_EVENT_TYPES)
   type?: IntegrationEventType;

@@ -13,7 +13,7 @@ import type {
   WebhookEventListReply,
   WebhookEventRef,
   WebhookEventReply,
-  WebhooksListRequest,
+  ListRequest,
 } from '@xaalis/contracts';
 import { DomainError, invalidState, notFound, type Clock } from '@xaalis/kernel';
 import { WebhookAttempt } from './webhook-attempt';
@@ -73,12 +73,12 @@ export class WebhooksService {
     return toEndpointObject(row);
   }
 
-  async endpoints(request: WebhooksListRequest): Promise<WebhookEndpointListReply> {
+  async endpoints(request: ListRequest): Promise<WebhookEndpointListReply> {
     const rows = await this.store.endpoints(request.merchant_id, request.mode, page(request));
     return toPage(rows, request, toEndpointObject);
   }
 
-  async deliveries(request: WebhooksListRequest): Promise<WebhookDeliveryListReply> {
+  async deliveries(request: ListRequest): Promise<WebhookDeliveryListReply> {
     const rows = await this.store.deliveries(request.merchant_id, request.mode, page(request));
     return toPage(rows, request, toDeliveryObject);
   }
@@ -116,14 +116,14 @@ export class WebhooksService {
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)];
 
-const page = (request: WebhooksListRequest) => ({
+const page = (request: ListRequest) => ({
   limit: request.limit,
   startingAfter: request.starting_after,
 });
 
 function toPage<Row, Item>(
   rows: Row[] | undefined,
-  request: WebhooksListRequest,
+  request: ListRequest,
   toItem: (row: Row) => Item,
 ): { data: Item[]; has_more: boolean } {
   if (rows === undefined) {
