@@ -4,6 +4,7 @@ export * from './integration-event-types';
 export * from './integration-event';
 export * from './payments.messages';
 export * from './payouts.messages';
+export * from './refunds.messages';
 export * from './requests';
 export * from './reply-envelope';
 export * from './request';

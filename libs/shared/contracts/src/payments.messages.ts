@@ -191,63 +191,6 @@ export class ProviderNotificationReply {
   accepted!: boolean;
 }
 
-/** `payments.refund.create` (CONTRACT 5). */
-export class CreateRefundRequest extends MerchantScope {
-  /** Chosen by the caller, the same for every retry of one idempotency key (as a payment's). */
-  @Matches(idPattern('re'))
-  refund_id!: string;
-
-  @IsString()
-  @MaxLength(255)
-  payment_id!: string;
-
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAYMENT_AMOUNT)
-  amount?: number;
-}
-
-/** `payments.refund.get`. */
-export class RefundRef extends MerchantScope {
-  @IsString()
-  @MaxLength(255)
-  refund_id!: string;
-}
-
-/** `payments.refund.list` (CONTRACT 4), newest first; `payment` keeps one payment's refunds. */
-export class ListRefundsRequest extends ListRequest {
-  @IsOptional()
-  @Matches(idPattern('pay'))
-  payment?: string;
-}
-
-export class RefundReply {
-  @IsIn(['refund'])
-  object!: 'refund';
-
-  @Matches(idPattern('re'))
-  id!: string;
-
-  @Matches(idPattern('pay'))
-  payment!: string;
-
-  @IsInt()
-  amount!: number;
-
-  @IsIn(['pending', 'succeeded', 'failed'])
-  status!: 'pending' | 'succeeded' | 'failed';
-
-  @IsOptional()
-  @IsString()
-  failure_reason!: string | null;
-
-  @Matches(ISO_MS)
-  created_at!: string;
-}
-
-export class RefundListReply extends ListReply(RefundReply) {}
-
 export class NextActionMessage {
   @IsIn(['redirect'])
   type!: 'redirect';

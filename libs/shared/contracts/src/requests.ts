@@ -2,10 +2,8 @@ import type { AppName } from './apps';
 import type { MessageClass } from './validate-message';
 import {
   CreatePaymentRequest,
-  CreateRefundRequest,
   CustomerPaymentReply,
   ListPaymentsRequest,
-  ListRefundsRequest,
   ListRequest,
   PaymentListReply,
   PaymentRef,
@@ -15,9 +13,6 @@ import {
   ProviderNotificationRequest,
   PublicPaymentRef,
   PublicPayRequest,
-  RefundListReply,
-  RefundRef,
-  RefundReply,
   SandboxActionRequest,
   SandboxPageReply,
   SandboxRequest,
@@ -29,6 +24,13 @@ import {
   LedgerHoldReply,
   LedgerHoldRequest,
 } from './payouts.messages';
+import {
+  CreateRefundRequest,
+  ListRefundsRequest,
+  RefundListReply,
+  RefundRef,
+  RefundReply,
+} from './refunds.messages';
 import {
   CreateWebhookEndpointRequest,
   ListWebhookEventsRequest,
