@@ -13,11 +13,13 @@ import type { CheckpointStore } from './checkpoint-store';
 
 /**
  * Streams of one batch published at once. Each event is consumed in a transaction of its own per
- * group (the ledger's credit, the webhooks' record), so what bounds a backlog is how many commits
- * are on their way together: after a kill -9 under load (`npm run bench:restart`), 16 caught up in
- * 7–9 s, 64 in about 1 s.
+ * group (the ledger's credit, the webhooks' record), so this bounds how many commits are on their
+ * way together. Measured (issue 16): after a kill -9 under load (`npm run bench:restart`), 16
+ * caught up in 7–9 s and 64 in about 1 s, but with 64 the forwarding overlaps the measured
+ * rounds of `npm run bench` and the keyed payment create fell from 0.54–0.56× to 0.47–0.48×
+ * (target 0.5×). Faster catch-up wants consumers that commit a batch at once, not more of them.
  */
-const STREAMS_AT_ONCE = 64;
+const STREAMS_AT_ONCE = 16;
 
 export interface EventForwarderOptions {
   store: EventStore;
