@@ -67,6 +67,34 @@ describeWithPostgres('webhooks: registration before an event means its delivery'
       const { http, db } = webhooks.service;
       await expectUnregisteredEventVisible(http, newMerchant, hooks, db.pool);
     });
+
+    it('PATCH /v1/account honours an idempotency key: the same body replays, another is 409', async () => {
+      const { http } = webhooks.service;
+      const merchant = await newMerchant();
+      const body = { webhook_url: hooks.url('/account-key') };
+      const first = await http.patch('/v1/account', {
+        bearer: merchant.testKey,
+        idempotencyKey: 'account-1',
+        body,
+      });
+      const again = await http.patch('/v1/account', {
+        bearer: merchant.testKey,
+        idempotencyKey: 'account-1',
+        body,
+      });
+      expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([
+        200,
+        200,
+        'true',
+      ]);
+      expect(again.body).toEqual(first.body);
+      const other = await http.patch('/v1/account', {
+        bearer: merchant.testKey,
+        idempotencyKey: 'account-1',
+        body: { webhook_url: hooks.url('/elsewhere') },
+      });
+      expect([other.status, other.body.error.code]).toEqual([409, 'idempotency_conflict']);
+    });
   });
 
   describeWithKafka('distributed: five processes over Kafka', () => {

@@ -128,6 +128,23 @@ describeWithPostgres('the OpenAPI document', () => {
       expect.objectContaining({ in: 'header', required: true }),
     );
     expect(keyOf('GET /v1/payments')).toBeUndefined();
+    // Every other write takes one too, optional: all but the session's own routes, the first
+    // merchant (no merchant scopes its key yet), the customer's pay and the providers' calls.
+    const without = operations()
+      .filter(({ route }) => !route.startsWith('GET '))
+      .filter(({ route }) => keyOf(route) === undefined)
+      .map(({ route }) => route);
+    expect(without.sort()).toEqual(
+      [
+        'POST /dashboard/v1/auth/sign-in',
+        'POST /dashboard/v1/auth/sign-out',
+        'POST /dashboard/v1/auth/sign-up',
+        'POST /dashboard/v1/merchants',
+        'POST /providers/orange-money/callback',
+        'POST /providers/wave/webhook',
+        'POST /v1/public/payments/{id}/pay',
+      ].sort(),
+    );
   });
 
   it('types amounts and counts as integers, as the validators do', () => {

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Patch } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
+import { Idempotent } from '@xaalis/http';
 import { request, WEBHOOKS_ENDPOINT_SET_DEFAULT, type BusRequester } from '@xaalis/contracts';
 import {
   ApiCaller,
@@ -42,6 +43,7 @@ export class AccountController {
    */
   @ApiOperation({ summary: 'Update the account (name, webhook URL)' })
   @Patch()
+  @Idempotent({ required: false })
   @RequireScope('account', 'write')
   @ApiOkResponse({ description: 'The account.' })
   async update(@ApiCaller() caller: ApiCaller, @Body() body: UpdateAccountDto) {

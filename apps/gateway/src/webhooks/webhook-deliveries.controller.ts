@@ -7,7 +7,7 @@ import {
   WEBHOOKS_DELIVERY_RETRY,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ListQueryDto } from '@xaalis/http';
+import { Idempotent, ListQueryDto } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 
 /** A retry waits for the receiver (up to 10 s, spec 6) before it answers. */
@@ -36,6 +36,7 @@ export class WebhookDeliveriesController {
 
   @ApiOperation({ summary: 'Retry a webhook delivery now' })
   @Post(':id/retry')
+  @Idempotent({ required: false })
   @HttpCode(200)
   @RequireScope('webhooks', 'write')
   @ApiParam({ name: 'id' })

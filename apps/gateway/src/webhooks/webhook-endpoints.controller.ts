@@ -68,6 +68,7 @@ export class WebhookEndpointsController {
 
   @ApiOperation({ summary: 'Update a webhook endpoint' })
   @Patch(':id')
+  @Idempotent({ required: false })
   @Roles('owner')
   @ApiParam({ name: 'id' })
   @ApiOkResponse({ description: 'The webhook endpoint (spec 2.8).' })
