@@ -38,6 +38,7 @@ const ESM_PACKAGES = [
   '@standard-schema',
   'cookie',
   'content-disposition',
+  '@apidevtools',
 ];
 
 const base = {
@@ -59,7 +60,11 @@ module.exports = {
       ...base,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
-      testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'],
+      testPathIgnorePatterns: [
+        ...base.testPathIgnorePatterns,
+        '\\.int\\.spec\\.ts$',
+        '\\.e2e\\.spec\\.ts$',
+      ],
     },
     {
       ...base,
@@ -72,7 +77,10 @@ module.exports = {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e.spec.ts'],
-      setupFilesAfterEnv: ['<rootDir>/tools/jest/timeout-e2e.js'],
+      setupFilesAfterEnv: [
+        '<rootDir>/tools/jest/timeout-e2e.js',
+        '<rootDir>/tools/jest/openapi-traffic-e2e.ts',
+      ],
     },
   ],
 };

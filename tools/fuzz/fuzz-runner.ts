@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { renderBody } from './body-arbitraries';
 import { fuzzCaseArbitrary, toWire, type FuzzCase, type SendContext } from './fuzz-case';
 import type { FuzzWorld } from './fuzz-world';
+import type { TrafficChecker } from '../openapi/traffic';
 import type { FuzzRoute } from './openapi-routes';
 import { badBodyReason, violationsOf, type Violation } from './properties';
 import { encodeRequest, sendWire, type WireOutcome, type WireRequest } from './raw-http';
@@ -23,6 +24,8 @@ export interface FuzzOptions {
   /** Credentials a case may have worn out are checked every this many cases. */
   renewEvery?: number;
   onProgress?: (stats: FuzzStats) => void;
+  /** Also holds every answer to the OpenAPI document: its status and body documented. */
+  document?: TrafficChecker;
 }
 
 export interface FuzzStats {
@@ -127,10 +130,12 @@ export async function runFuzz(
           badBody: fuzzCase.declaresBody ? badBodyReason(body) : undefined,
         },
         outcome,
-      ).map((violation) => ({
-        ...violation,
-        signature: signatureOf(violation, fuzzCase, outcome),
-      }));
+      )
+        .concat(options.document ? undocumented(options.document, wire, outcome) : [])
+        .map((violation) => ({
+          ...violation,
+          signature: signatureOf(violation, fuzzCase, outcome),
+        }));
       if (!shrinking) {
         count(stats, fuzzCase, outcome, violations);
         if (stats.cases % 1_000 === 0) options.onProgress?.(stats);
@@ -206,11 +211,43 @@ export function signatureOf(
       return `${violation.kind} ${violation.detail}`;
     case 'no_response':
       return `no_response ${violation.detail}`;
+    case 'undocumented':
+      return `undocumented ${fuzzCase.route} ${status} ${violation.detail.replace(/^.*?: /, '')}`;
     default: {
       const unknownKind: never = violation.kind;
       return unknownKind;
     }
   }
+}
+
+/** What of an answer its route's document does not describe (see TrafficChecker). */
+function undocumented(
+  document: TrafficChecker,
+  wire: WireRequest,
+  outcome: WireOutcome,
+): Violation[] {
+  if (outcome.kind !== 'response') return [];
+  const { status, headers, body } = outcome.response;
+  const contentType = headers['content-type'] ?? '';
+  const text = body.toString('utf8');
+  let parsed: unknown = text === '' ? undefined : text;
+  if (contentType.includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // left as text: not_envelope reports a JSON answer that is not JSON
+    }
+  }
+  const exchange = {
+    method: wire.method,
+    url: wire.target.toString('latin1'),
+    status,
+    contentType,
+    body: parsed,
+  };
+  return document
+    .violations([exchange])
+    .map((detail) => ({ kind: 'undocumented' as const, detail }));
 }
 
 /** The top-level keys of a JSON body, or its first characters. */

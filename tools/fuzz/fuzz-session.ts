@@ -1,7 +1,9 @@
 import { expectLedgerBalanced } from '@xaalis/ledger';
 import { startFakeOrangeMoney, startFakeWave } from '@xaalis/payment-providers';
+import type { Document } from 'openapi-backend';
 import { Pool } from 'pg';
 import { WEBHOOK_HOST } from '../e2e/support/fixtures';
+import { TrafficChecker } from '../openapi/traffic';
 import { runFuzz, type FuzzOptions, type FuzzResult } from './fuzz-runner';
 import { startFuzzService, type FuzzService } from './fuzz-service';
 import { buildWorld } from './fuzz-world';
@@ -40,7 +42,10 @@ export async function runFuzzSession(options: SessionOptions): Promise<SessionRe
     });
     collectGarbage();
     const before = process.memoryUsage().rss;
-    const result = await runFuzz(baseUrl, routes, world, options);
+    const result = await runFuzz(baseUrl, routes, world, {
+      ...options,
+      document: await TrafficChecker.load(document),
+    });
     const health = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(10_000) }).then(
       async (response) => ({ status: response.status, text: await response.text() }),
       (error: Error) => ({ status: 0, text: error.message }),
@@ -82,7 +87,7 @@ function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-async function readDocument(baseUrl: string): Promise<unknown> {
+async function readDocument(baseUrl: string): Promise<Document> {
   const response = await fetch(`${baseUrl}/docs/openapi.json`, {
     signal: AbortSignal.timeout(10_000),
   });
@@ -91,7 +96,7 @@ async function readDocument(baseUrl: string): Promise<unknown> {
       `GET /docs/openapi.json answered ${response.status}: the harness needs the document`,
     );
   }
-  return response.json();
+  return (await response.json()) as Document;
 }
 
 /** The session cookie's name as the document declares it (an `apiKey` scheme in a cookie). */

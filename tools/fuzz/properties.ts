@@ -5,7 +5,8 @@ import type { WireOutcome, WireResponse } from './raw-http';
  * What every answer of the service must be, whatever was sent (CONTRACT 2): never a 5xx, never
  * silence; an error is the envelope `{"error":{"code","message","details"?}}` with a contract code
  * and that code's status; no stack trace, SQL or internal name in any body. Hosted pages answer
- * HTML, so for an HTML answer only the first and last rules hold.
+ * HTML, so for an HTML answer only the first and last rules hold. And (`undocumented`, checked by
+ * the runner) the answer is one the OpenAPI document describes: its status, its body's schema.
  */
 export type ViolationKind =
   | 'server_error'
@@ -14,7 +15,8 @@ export type ViolationKind =
   | 'unknown_code'
   | 'status_mismatch'
   | 'leak'
-  | 'accepted_bad_string';
+  | 'accepted_bad_string'
+  | 'undocumented';
 
 export interface Violation {
   kind: ViolationKind;

@@ -2,7 +2,19 @@
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
+import type { Exchange } from '../../openapi/traffic';
+
 export const SESSION_COOKIE = 'better-auth.session_token';
+
+/** Every exchange of every client in this test file, checked against the OpenAPI document. */
+export const traffic: Exchange[] = [];
+
+/** Keeps an exchange for the check against the document; `text` is the body as received. */
+export function recordExchange(method: string, url: string, response: Response, text: string) {
+  const contentType = response.headers.get('content-type') ?? '';
+  const body = text === '' ? undefined : contentType.includes('json') ? JSON.parse(text) : text;
+  traffic.push({ method, url, status: response.status, contentType, body });
+}
 
 export interface HttpResult {
   status: number;
@@ -60,6 +72,7 @@ export class HttpClient {
     this.keepCookies(response.headers);
     const text = await response.text();
     this.transcript.push(`${method} ${path} → ${response.status} ${text.slice(0, 500)}`);
+    recordExchange(method, path, response, text);
     const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
     return {
       status: response.status,

@@ -27,6 +27,8 @@ export async function startInProcessService(
   options: {
     /** Another service's database: two services on one database act as two replicas. */
     sharing?: InProcessService;
+    /** Serve the OpenAPI document at /docs (off by default: start-up is faster without). */
+    openApi?: boolean;
   } = {},
 ): Promise<InProcessService> {
   const db =
@@ -45,7 +47,11 @@ export async function startInProcessService(
     DATABASE_URL: db.url,
     ...env,
   });
-  const service = await startEmbeddedService(config, { host: '127.0.0.1', openApi: false, clock });
+  const service = await startEmbeddedService(config, {
+    host: '127.0.0.1',
+    openApi: options.openApi ?? false,
+    clock,
+  });
   return {
     url: service.url,
     http: new HttpClient(service.url),

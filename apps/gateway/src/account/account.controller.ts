@@ -12,6 +12,7 @@ import {
   RequireScope,
 } from '@xaalis/identity';
 import { livemode } from '@xaalis/kernel';
+import { AccountResponse } from './account.response';
 import { UpdateAccountDto } from './update-account.dto';
 
 /** CONTRACT 5: the merchant as one mode's key sees it. */
@@ -29,8 +30,8 @@ export class AccountController {
   @ApiOperation({ summary: 'The account of the key' })
   @Get()
   @RequireScope('account', 'read')
-  @ApiOkResponse({ description: '`{object: "account", id, name, livemode, webhook_url}`' })
-  get(@ApiCaller() caller: ApiCaller) {
+  @ApiOkResponse({ type: AccountResponse, description: 'The account.' })
+  get(@ApiCaller() caller: ApiCaller): Promise<AccountResponse> {
     return this.account(caller);
   }
 
@@ -45,8 +46,11 @@ export class AccountController {
   @Patch()
   @Idempotent({ required: false })
   @RequireScope('account', 'write')
-  @ApiOkResponse({ description: 'The account.' })
-  async update(@ApiCaller() caller: ApiCaller, @Body() body: UpdateAccountDto) {
+  @ApiOkResponse({ type: AccountResponse, description: 'The account, with its new webhook URL.' })
+  async update(
+    @ApiCaller() caller: ApiCaller,
+    @Body() body: UpdateAccountDto,
+  ): Promise<AccountResponse> {
     await assertPublicWebhookTarget(body.webhook_url, this.config.webhookAllowedHosts);
     const updated = await this.commands.updateAccount(
       caller.merchantId,
@@ -62,7 +66,7 @@ export class AccountController {
     return this.account(caller);
   }
 
-  private async account({ merchantId, mode }: ApiCaller) {
+  private async account({ merchantId, mode }: ApiCaller): Promise<AccountResponse> {
     const account = await this.queries.account(merchantId, mode);
     return {
       object: 'account',

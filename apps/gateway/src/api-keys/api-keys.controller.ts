@@ -7,12 +7,22 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { CLOCK } from '@xaalis/config';
-import { ApiErrors, Idempotent, ListQueryDto, NewIds, toListResponse } from '@xaalis/http';
 import {
+  ApiErrors,
+  ApiListResponse,
+  Idempotent,
+  ListQueryDto,
+  NewIds,
+  toListResponse,
+} from '@xaalis/http';
+import {
+  ApiKeyObject,
   IdentityCommands,
   IdentityQueries,
+  IssuedApiKey,
   MerchantModeCaller,
   Roles,
+  RolledApiKey,
   SessionAuth,
   toApiKeyObject,
 } from '@xaalis/identity';
@@ -38,7 +48,10 @@ export class ApiKeysController {
   @Post('api-keys')
   @Roles('owner')
   @IdempotentSecretIssuance()
-  @ApiCreatedResponse({ description: 'A secret key; `secret_key` is shown this once.' })
+  @ApiCreatedResponse({
+    type: IssuedApiKey,
+    description: 'A secret key; `secret_key` is shown this once.',
+  })
   issue(@MerchantModeCaller() caller: MerchantModeCaller, @NewIds() ids: NewIds) {
     return this.commands.issueApiKey(
       caller.merchantId,
@@ -52,7 +65,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'List API keys (never their secrets)' })
   @Get('api-keys')
   @Roles('owner', 'developer')
-  @ApiOkResponse({ description: 'List of API keys, newest first; never a secret.' })
+  @ApiListResponse(ApiKeyObject, 'API keys, newest first (CONTRACT 4); never a secret.')
   async list(@MerchantModeCaller() caller: MerchantModeCaller, @Query() query: ListQueryDto) {
     const rows = await this.queries.apiKeys(caller.merchantId, caller.mode, {
       limit: query.limit,
@@ -67,6 +80,7 @@ export class ApiKeysController {
   @Roles('owner')
   @IdempotentSecretIssuance()
   @ApiCreatedResponse({
+    type: IssuedApiKey,
     description: 'A restricted key with its scopes; `secret_key` is shown this once.',
   })
   issueRestricted(
@@ -90,6 +104,7 @@ export class ApiKeysController {
   @IdempotentSecretIssuance()
   @ApiParam({ name: 'id' })
   @ApiCreatedResponse({
+    type: RolledApiKey,
     description: 'The new key (with `secret_key`, shown once) and `previous_key`.',
   })
   roll(
@@ -113,7 +128,7 @@ export class ApiKeysController {
   @Roles('owner')
   @Idempotent({ required: true })
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The revoked key.' })
+  @ApiOkResponse({ type: ApiKeyObject, description: 'The revoked key.' })
   revoke(@MerchantModeCaller() caller: MerchantModeCaller, @Param('id') id: string) {
     return this.commands.revokeApiKey(caller.merchantId, caller.mode, id);
   }

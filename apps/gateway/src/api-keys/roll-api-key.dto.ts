@@ -7,8 +7,8 @@ export class RollApiKeyDto {
     type: 'integer',
     minimum: 0,
     maximum: MAX_GRACE_HOURS,
-    default: 0,
-    description: 'Hours the old key keeps working; 0 stops it at once.',
+    // No `default`: generated clients would make the field required (openapi-typescript does).
+    description: 'Hours the old key keeps working; 0 (the default) stops it at once.',
   })
   @IsOptional()
   @IsInt()

@@ -6,11 +6,19 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { RateLimit } from '@xaalis/http';
-import { AuthService, callerOf, SessionAuth, type UserView } from '@xaalis/identity';
+import { ApiErrors, RateLimit } from '@xaalis/http';
+import { AuthService, callerOf, SessionAuth } from '@xaalis/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthResponse } from './auth.response';
 import { SignInDto } from './sign-in.dto';
 import { SignUpDto } from './sign-up.dto';
+
+const SETS_SESSION_COOKIE = {
+  'Set-Cookie': {
+    description: '`better-auth.session_token`: HttpOnly, SameSite=Lax, 7 days, Secure over https',
+    schema: { type: 'string' },
+  },
+};
 
 /**
  * CONTRACT 5 sign-up / sign-in / sign-out. better-auth does the work (`auth.api.*`); its session
@@ -25,27 +33,36 @@ export class AuthController {
   @ApiOperation({ summary: 'Sign up: create a dashboard user and open a session', security: [] })
   @Post('sign-up')
   @RateLimit('ip')
-  @ApiCreatedResponse({ description: '`{user}`; sets the session cookie.' })
+  @ApiCreatedResponse({
+    type: AuthResponse,
+    description: 'The new user, signed in: sets the session cookie.',
+    headers: SETS_SESSION_COOKIE,
+  })
   async signUp(
     @Body() body: SignUpDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ user: UserView }> {
+  ): Promise<AuthResponse> {
     const { user, setCookies } = await this.auth.signUp(body, callerOf(request));
     reply.header('set-cookie', setCookies);
     return { user };
   }
 
   @ApiOperation({ summary: 'Sign in to the dashboard', security: [] })
+  @ApiErrors('authentication_required')
   @Post('sign-in')
   @HttpCode(200)
   @RateLimit('ip')
-  @ApiOkResponse({ description: '`{user}`; sets the session cookie. A wrong password is a 401.' })
+  @ApiOkResponse({
+    type: AuthResponse,
+    description: 'The user: sets the session cookie. A wrong password is a 401.',
+    headers: SETS_SESSION_COOKIE,
+  })
   async signIn(
     @Body() body: SignInDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<{ user: UserView }> {
+  ): Promise<AuthResponse> {
     const { user, setCookies } = await this.auth.signIn(body, callerOf(request));
     reply.header('set-cookie', setCookies);
     return { user };
@@ -57,6 +74,12 @@ export class AuthController {
   @SessionAuth()
   @ApiNoContentResponse({
     description: 'The session is deleted server-side and the cookie cleared.',
+    headers: {
+      'Set-Cookie': {
+        description: "better-auth's cookies, expired (`Max-Age=0`)",
+        schema: { type: 'string' },
+      },
+    },
   })
   async signOut(
     @Req() request: FastifyRequest,

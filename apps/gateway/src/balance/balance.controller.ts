@@ -4,6 +4,7 @@ import { BUS_CLIENT } from '@xaalis/config';
 import { type BusRequester, PAYOUTS_BALANCE_GET, request } from '@xaalis/contracts';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { livemode } from '@xaalis/kernel';
+import { BalanceResponse } from './balance.response';
 
 /** The balance lives in the payouts ledger; the gateway asks for it over the bus. */
 @ApiTags('balance')
@@ -15,10 +16,8 @@ export class BalanceController {
   @ApiOperation({ summary: 'The balance: available and pending' })
   @Get()
   @RequireScope('balance', 'read')
-  @ApiOkResponse({
-    description: '`{object: "balance", livemode, currency: "XOF", available, pending}`',
-  })
-  async get(@ApiCaller() caller: ApiCaller) {
+  @ApiOkResponse({ type: BalanceResponse, description: "The balance in the key's mode." })
+  async get(@ApiCaller() caller: ApiCaller): Promise<BalanceResponse> {
     const balance = await request(this.bus, PAYOUTS_BALANCE_GET, {
       merchant_id: caller.merchantId,
       mode: caller.mode,

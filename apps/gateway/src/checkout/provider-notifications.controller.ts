@@ -5,6 +5,7 @@ import { BUS_CLIENT } from '@xaalis/config';
 import { PAYMENTS_PROVIDER_NOTIFY, request, type BusRequester } from '@xaalis/contracts';
 import type { RawBodyRequest } from '@xaalis/http';
 import { validationError } from '@xaalis/kernel';
+import { ProviderNotificationReceived } from './provider-notification.response';
 
 /**
  * Where Wave's webhooks and Orange Money's merchant callbacks arrive. The gateway passes the raw
@@ -20,7 +21,10 @@ export class ProviderNotificationsController {
   @ApiErrors('authentication_required')
   @Post('wave/webhook')
   @HttpCode(200)
-  @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
+  @ApiOkResponse({
+    type: ProviderNotificationReceived,
+    description: 'Verified, whether or not it changed a payment.',
+  })
   wave(@Req() req: RawBodyRequest) {
     return this.forward('wave', req);
   }
@@ -29,12 +33,18 @@ export class ProviderNotificationsController {
   @ApiErrors('authentication_required')
   @Post('orange-money/callback')
   @HttpCode(200)
-  @ApiOkResponse({ description: '`{received: true}` once verified and applied.' })
+  @ApiOkResponse({
+    type: ProviderNotificationReceived,
+    description: 'Verified, whether or not it changed a payment.',
+  })
   orangeMoney(@Req() req: RawBodyRequest) {
     return this.forward('orange_money', req);
   }
 
-  private async forward(provider: 'wave' | 'orange_money', req: RawBodyRequest) {
+  private async forward(
+    provider: 'wave' | 'orange_money',
+    req: RawBodyRequest,
+  ): Promise<ProviderNotificationReceived> {
     if (req.rawBody === undefined) {
       throw validationError([{ field: '', issue: 'must be a JSON body' }]);
     }

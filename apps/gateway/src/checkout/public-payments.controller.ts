@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@ne
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
+  CustomerPaymentReply,
   PAYMENTS_PUBLIC_GET,
   PAYMENTS_PUBLIC_PAY,
   request,
@@ -27,7 +28,10 @@ export class PublicPaymentsController {
   @Post(':id/pay')
   @HttpCode(200)
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2) with `next_action`.' })
+  @ApiOkResponse({
+    type: CustomerPaymentReply,
+    description: 'The customer-facing payment view (spec 2.2) with `next_action`.',
+  })
   pay(@Param('id') id: string, @Query() query: ClientSecretQuery, @Body() body: PublicPayDto) {
     return request(this.bus, PAYMENTS_PUBLIC_PAY, {
       payment_id: id,
@@ -42,7 +46,10 @@ export class PublicPaymentsController {
   @ApiSecurity(OPENAPI_CLIENT_SECRET)
   @Get(':id')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The customer-facing payment view (spec 2.2).' })
+  @ApiOkResponse({
+    type: CustomerPaymentReply,
+    description: 'The customer-facing payment view (spec 2.2).',
+  })
   get(@Param('id') id: string, @Query() query: ClientSecretQuery) {
     return request(this.bus, PAYMENTS_PUBLIC_GET, {
       payment_id: id,

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, IdentityQueries, SessionAuth, type UserView } from '@xaalis/identity';
+import { MeResponse } from './me.response';
 
 @ApiTags('dashboard: me')
 @Controller('dashboard/v1/me')
@@ -10,8 +11,8 @@ export class MeController {
 
   @ApiOperation({ summary: 'The signed-in user and their merchants' })
   @Get()
-  @ApiOkResponse({ description: '`{user, memberships: [{merchant_id, role}]}`' })
-  async me(@CurrentUser() user: UserView) {
+  @ApiOkResponse({ type: MeResponse, description: 'The user and their role in each merchant.' })
+  async me(@CurrentUser() user: UserView): Promise<MeResponse> {
     const memberships = await this.queries.memberships(user.id);
     return {
       user,

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, MaxLength } from 'class-validator';
-import type { MemberRole } from '@xaalis/identity';
-
-export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'developer'];
+import { MEMBER_ROLES, type MemberRole } from '@xaalis/identity';
 
 export class AddMemberDto {
   @ApiProperty({ format: 'email', description: 'Email of an existing user.' })

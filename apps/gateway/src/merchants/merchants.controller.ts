@@ -2,12 +2,13 @@ import { Body, Controller, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, Idempotent } from '@xaalis/http';
 import {
+  AddedMember,
+  CreatedMerchant,
   CurrentUser,
   IdentityCommands,
   MerchantCaller,
   Roles,
   SessionAuth,
-  type CreatedMerchant,
   type UserView,
 } from '@xaalis/identity';
 import { AddMemberDto } from './add-member.dto';
@@ -26,6 +27,7 @@ export class MerchantsController {
   @ApiOperation({ summary: 'Create a merchant (its webhook secret shown once)' })
   @Post()
   @ApiCreatedResponse({
+    type: CreatedMerchant,
     description: 'The merchant; `webhook_secret` is shown this once. The caller becomes owner.',
   })
   create(@CurrentUser() user: UserView, @Body() body: CreateMerchantDto): Promise<CreatedMerchant> {
@@ -38,8 +40,11 @@ export class MerchantsController {
   @Roles('owner')
   @Idempotent({ required: false })
   @ApiParam({ name: 'merchantId' })
-  @ApiCreatedResponse({ description: '`{merchant_id, user_id, role}`' })
-  addMember(@MerchantCaller() caller: MerchantCaller, @Body() body: AddMemberDto) {
+  @ApiCreatedResponse({ type: AddedMember, description: 'The membership.' })
+  addMember(
+    @MerchantCaller() caller: MerchantCaller,
+    @Body() body: AddMemberDto,
+  ): Promise<AddedMember> {
     return this.commands.addMember(caller.merchantId, body.email, body.role);
   }
 }

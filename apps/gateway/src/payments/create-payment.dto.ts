@@ -62,7 +62,8 @@ export class CreatePaymentDto {
   @Max(100_000_000)
   amount!: number;
 
-  @ApiPropertyOptional({ enum: ['XOF'], default: 'XOF' })
+  // No `default`: generated clients would make the field required (openapi-typescript does).
+  @ApiPropertyOptional({ enum: ['XOF'], description: 'The only currency, and the default' })
   @IsOptional()
   @IsIn(['XOF'])
   currency?: 'XOF';

@@ -12,10 +12,11 @@ import {
   PAYMENTS_GET,
   PAYMENTS_LIST,
   PAYMENTS_TEST_HELPER,
+  PaymentReply,
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, ApiListResponse, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { forbidden } from '@xaalis/kernel';
 import { CreatePaymentDto } from './create-payment.dto';
@@ -38,6 +39,7 @@ export class PaymentsController {
   @RequireScope('payments', 'write')
   @Idempotent({ required: false })
   @ApiCreatedResponse({
+    type: PaymentReply,
     description: 'The payment (spec 2.1); `next_action` ready when `provider` is given.',
   })
   async create(
@@ -67,7 +69,7 @@ export class PaymentsController {
   @Get('payments/:id')
   @RequireScope('payments', 'read')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The payment (spec 2.1).' })
+  @ApiOkResponse({ type: PaymentReply, description: 'The payment (spec 2.1).' })
   get(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return request(this.bus, PAYMENTS_GET, {
       merchant_id: caller.merchantId,
@@ -79,7 +81,7 @@ export class PaymentsController {
   @ApiOperation({ summary: 'List payments, newest first' })
   @Get('payments')
   @RequireScope('payments', 'read')
-  @ApiOkResponse({ description: 'List of payments, newest first (CONTRACT 4).' })
+  @ApiListResponse(PaymentReply, 'Payments, newest first (CONTRACT 4); `status` filters.')
   async list(@ApiCaller() caller: ApiCaller, @Query() query: ListPaymentsQuery) {
     const page = await request(this.bus, PAYMENTS_LIST, {
       merchant_id: caller.merchantId,
@@ -99,7 +101,7 @@ export class PaymentsController {
   @HttpCode(200)
   @RequireScope('payments', 'write')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The payment, succeeded (test mode only).' })
+  @ApiOkResponse({ type: PaymentReply, description: 'The payment, succeeded (test mode only).' })
   succeed(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return this.testHelper(caller, id, 'succeed');
   }
@@ -111,7 +113,7 @@ export class PaymentsController {
   @HttpCode(200)
   @RequireScope('payments', 'write')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The payment, failed (test mode only).' })
+  @ApiOkResponse({ type: PaymentReply, description: 'The payment, failed (test mode only).' })
   fail(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return this.testHelper(caller, id, 'fail');
   }
@@ -123,7 +125,7 @@ export class PaymentsController {
   @HttpCode(200)
   @RequireScope('payments', 'write')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The payment, expired (test mode only).' })
+  @ApiOkResponse({ type: PaymentReply, description: 'The payment, expired (test mode only).' })
   expire(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return this.testHelper(caller, id, 'expire');
   }

@@ -11,10 +11,11 @@ import {
   PAYMENTS_REFUND_CREATE,
   PAYMENTS_REFUND_GET,
   PAYMENTS_REFUND_LIST,
+  RefundReply,
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, ApiListResponse, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { CreateRefundDto } from './create-refund.dto';
 import { ListRefundsQuery } from './list-refunds.query';
@@ -35,8 +36,9 @@ export class RefundsController {
   @RequireScope('refunds', 'write')
   @Idempotent({ required: true })
   @ApiCreatedResponse({
+    type: RefundReply,
     description:
-      '`{object: "refund", id, payment, amount, status, created_at}`; 402 `insufficient_funds` when `available` is short.',
+      'The refund, `pending` until it reaches the customer; 402 when `available` is short.',
   })
   create(@ApiCaller() caller: ApiCaller, @Body() body: CreateRefundDto, @NewIds() ids: NewIds) {
     return request(this.bus, PAYMENTS_REFUND_CREATE, {
@@ -53,8 +55,8 @@ export class RefundsController {
   @RequireScope('refunds', 'read')
   @ApiParam({ name: 'id' })
   @ApiOkResponse({
-    description:
-      '`{object: "refund", id, payment, amount, status, failure_reason, created_at}`; 404 `not_found` for a refund of another merchant or mode.',
+    type: RefundReply,
+    description: 'The refund (404 for another merchant or mode).',
   })
   get(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return request(this.bus, PAYMENTS_REFUND_GET, {
@@ -67,7 +69,7 @@ export class RefundsController {
   @ApiOperation({ summary: 'List refunds, newest first' })
   @Get()
   @RequireScope('refunds', 'read')
-  @ApiOkResponse({ description: 'List of refunds, newest first (CONTRACT 4); `payment` filters.' })
+  @ApiListResponse(RefundReply, 'Refunds, newest first (CONTRACT 4); `payment` filters.')
   async list(@ApiCaller() caller: ApiCaller, @Query() query: ListRefundsQuery) {
     const page = await request(this.bus, PAYMENTS_REFUND_LIST, {
       merchant_id: caller.merchantId,

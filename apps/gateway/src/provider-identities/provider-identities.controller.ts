@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Idempotent } from '@xaalis/http';
 import { IdentityCommands, MerchantCaller, PathMode, Roles, SessionAuth } from '@xaalis/identity';
+import { ProviderIdentityResponse } from './provider-identity.response';
 import { WaveIdentityDto } from './wave-identity.dto';
 
 /** CONTRACT 5: with it, live `wave` payments are allowed in aggregator mode. */
@@ -18,8 +19,11 @@ export class ProviderIdentitiesController {
   @Roles('owner')
   @PathMode('live')
   @Idempotent({ required: false })
-  @ApiOkResponse({ description: 'The provider identity.' })
-  async setWave(@MerchantCaller() caller: MerchantCaller, @Body() body: WaveIdentityDto) {
+  @ApiOkResponse({ type: ProviderIdentityResponse, description: 'The provider identity.' })
+  async setWave(
+    @MerchantCaller() caller: MerchantCaller,
+    @Body() body: WaveIdentityDto,
+  ): Promise<ProviderIdentityResponse> {
     await this.commands.setWaveIdentity(caller.merchantId, body.aggregated_merchant_id);
     return {
       object: 'provider_identity',

@@ -1,19 +1,27 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { BUS_CLIENT } from '@xaalis/config';
 import {
+  ANY_WEBHOOK_EVENT,
   request,
+  WEBHOOK_EVENT_SCHEMAS,
   WEBHOOKS_EVENT_GET,
   WEBHOOKS_EVENT_LIST,
   type BusRequester,
 } from '@xaalis/contracts';
+import { ApiListResponse } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { ListEventsQuery } from './list-events.query';
 
-/** CONTRACT 5: events as delivered (spec 2.10), of the caller's merchant and mode. */
+/**
+ * CONTRACT 5: events as delivered (spec 2.10), of the caller's merchant and mode. Their schemas,
+ * one per event type, are also what merchants' webhook receivers get: the document lists them
+ * in `components.schemas` through this controller.
+ */
 @ApiTags('events')
 @Controller('v1/events')
 @ApiKeyAuth()
+@ApiExtraModels(...WEBHOOK_EVENT_SCHEMAS)
 export class EventsController {
   constructor(@Inject(BUS_CLIENT) private readonly bus: BusRequester) {}
 
@@ -21,7 +29,7 @@ export class EventsController {
   @Get(':id')
   @RequireScope('events', 'read')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The event (spec 2.10).' })
+  @ApiOkResponse({ schema: ANY_WEBHOOK_EVENT, description: 'The event, as it was delivered.' })
   get(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return request(this.bus, WEBHOOKS_EVENT_GET, {
       merchant_id: caller.merchantId,
@@ -33,7 +41,7 @@ export class EventsController {
   @ApiOperation({ summary: 'List events, newest first' })
   @Get()
   @RequireScope('events', 'read')
-  @ApiOkResponse({ description: 'List of events, newest first (CONTRACT 4).' })
+  @ApiListResponse(ANY_WEBHOOK_EVENT, 'Events as delivered, newest first (CONTRACT 4).')
   async list(@ApiCaller() caller: ApiCaller, @Query() query: ListEventsQuery) {
     const page = await request(this.bus, WEBHOOKS_EVENT_LIST, {
       merchant_id: caller.merchantId,

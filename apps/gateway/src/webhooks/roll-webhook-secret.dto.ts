@@ -10,9 +10,8 @@ export class RollWebhookSecretDto {
     type: 'integer',
     minimum: 0,
     maximum: MAX_WEBHOOK_SECRET_OVERLAP_HOURS,
-    default: DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
-    description:
-      'Hours the replaced secret keeps signing beside the new one (two `v1` values); 0 stops it at once.',
+    // No `default`: generated clients would make the field required (openapi-typescript does).
+    description: `Hours the replaced secret keeps signing beside the new one (two \`v1\` values), ${DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS} by default; 0 stops it at once.`,
   })
   // Absent means the default; null is refused rather than read as 0 or 24 (a secret is at stake).
   @ValidateIf((_, value) => value !== undefined)

@@ -3,11 +3,12 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { BUS_CLIENT } from '@xaalis/config';
 import {
   request,
+  WebhookDeliveryReply,
   WEBHOOKS_DELIVERY_LIST,
   WEBHOOKS_DELIVERY_RETRY,
   type BusRequester,
 } from '@xaalis/contracts';
-import { Idempotent, ListQueryDto } from '@xaalis/http';
+import { ApiListResponse, Idempotent, ListQueryDto } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 
 /** A retry waits for the receiver (up to 10 s, spec 6) before it answers. */
@@ -23,7 +24,7 @@ export class WebhookDeliveriesController {
   @ApiOperation({ summary: 'List webhook deliveries, newest first' })
   @Get()
   @RequireScope('webhooks', 'read')
-  @ApiOkResponse({ description: 'List of webhook deliveries, newest first (CONTRACT 4).' })
+  @ApiListResponse(WebhookDeliveryReply, 'Webhook deliveries, newest first (CONTRACT 4).')
   async list(@ApiCaller() caller: ApiCaller, @Query() query: ListQueryDto) {
     const page = await request(this.bus, WEBHOOKS_DELIVERY_LIST, {
       merchant_id: caller.merchantId,
@@ -40,7 +41,10 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   @RequireScope('webhooks', 'write')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The delivery after the attempt made now.' })
+  @ApiOkResponse({
+    type: WebhookDeliveryReply,
+    description: 'The delivery after the attempt made now.',
+  })
   retry(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
     return request(
       this.bus,

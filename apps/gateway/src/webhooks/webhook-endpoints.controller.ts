@@ -9,12 +9,13 @@ import {
 import { BUS_CLIENT, CONFIG, type XaalisConfig } from '@xaalis/config';
 import {
   request,
+  WebhookEndpointReply,
   WEBHOOKS_ENDPOINT_CREATE,
   WEBHOOKS_ENDPOINT_LIST,
   WEBHOOKS_ENDPOINT_UPDATE,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
+import { ApiErrors, ApiListResponse, Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
 import { MerchantModeCaller, Roles, SessionAuth } from '@xaalis/identity';
 import { assertPublicWebhookTarget } from '@xaalis/net-guard';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
@@ -36,7 +37,7 @@ export class WebhookEndpointsController {
   @Post()
   @Roles('owner')
   @Idempotent({ required: true })
-  @ApiCreatedResponse({ description: 'The webhook endpoint (spec 2.8).' })
+  @ApiCreatedResponse({ type: WebhookEndpointReply, description: 'The webhook endpoint.' })
   async create(
     @MerchantModeCaller() caller: MerchantModeCaller,
     @Body() body: CreateWebhookEndpointDto,
@@ -55,7 +56,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'List webhook endpoints' })
   @Get()
   @Roles('owner', 'developer')
-  @ApiOkResponse({ description: 'List of webhook endpoints, newest first (CONTRACT 4).' })
+  @ApiListResponse(WebhookEndpointReply, 'Webhook endpoints, newest first (CONTRACT 4).')
   async list(@MerchantModeCaller() caller: MerchantModeCaller, @Query() query: ListQueryDto) {
     const page = await request(this.bus, WEBHOOKS_ENDPOINT_LIST, {
       merchant_id: caller.merchantId,
@@ -71,7 +72,7 @@ export class WebhookEndpointsController {
   @Idempotent({ required: false })
   @Roles('owner')
   @ApiParam({ name: 'id' })
-  @ApiOkResponse({ description: 'The webhook endpoint (spec 2.8).' })
+  @ApiOkResponse({ type: WebhookEndpointReply, description: 'The webhook endpoint, changed.' })
   update(
     @MerchantModeCaller() caller: MerchantModeCaller,
     @Param('id') id: string,

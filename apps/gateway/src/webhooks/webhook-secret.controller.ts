@@ -9,6 +9,7 @@ import {
 } from '@xaalis/identity';
 import { NewIds } from '@xaalis/http';
 import { RollWebhookSecretDto } from './roll-webhook-secret.dto';
+import { RolledWebhookSecretResponse } from './rolled-webhook-secret.response';
 import { IdempotentWebhookSecretIssuance } from './sealed-webhook-secret';
 
 /**
@@ -28,17 +29,16 @@ export class WebhookSecretController {
   @Roles('owner')
   @IdempotentWebhookSecretIssuance()
   @ApiCreatedResponse({
+    type: RolledWebhookSecretResponse,
     description:
-      '`{object: "webhook_secret", webhook_secret, previous_expires_at, created_at}`: the new ' +
-      '`whsec_` secret, shown here only (a replay with the same idempotency key shows it again). ' +
-      'Deliveries are signed with it and, until `previous_expires_at` (null when `overlap_hours` ' +
-      'is 0), with the secret it replaces. Rolling again during an overlap retires the older one.',
+      'The new secret. Deliveries are signed with it and, until `previous_expires_at`, with the ' +
+      'one it replaces; rolling again during an overlap retires the older one.',
   })
   roll(
     @MerchantCaller() caller: MerchantCaller,
     @Body() body: RollWebhookSecretDto,
     @NewIds() ids: NewIds,
-  ) {
+  ): Promise<RolledWebhookSecretResponse> {
     return this.commands.rollWebhookSecret(
       caller.merchantId,
       body.overlap_hours ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,

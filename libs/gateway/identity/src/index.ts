@@ -5,6 +5,7 @@ export * from './api-keys/api-key-cache';
 export * from './api-keys/agent-key-lookup';
 export * from './api-keys/api-key.authenticator';
 export * from './application/identity-commands.service';
+export * from './application/merchant.replies';
 export * from './auth/auth-user';
 export * from './auth/auth.service';
 export * from './auth/auth.tokens';

@@ -10,4 +10,5 @@ export * from './reply-envelope';
 export * from './request';
 export * from './validate-message';
 export * from './webhooks.messages';
+export * from './webhook-event-schemas';
 export * from './list-reply';

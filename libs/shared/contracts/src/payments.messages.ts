@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   Allow,
@@ -192,121 +193,191 @@ export class ProviderNotificationReply {
 }
 
 export class NextActionMessage {
+  @ApiProperty({ enum: ['redirect'] })
   @IsIn(['redirect'])
   type!: 'redirect';
 
+  @ApiProperty({ description: "The provider's page, or the hosted checkout" })
   @IsString()
   url!: string;
 }
 
+/** Null where not given, never left out (unlike the request's `PaymentCustomerMessage`). */
+export class PaymentCustomerReply {
+  @ApiProperty({ type: 'string', nullable: true, example: '+221771234567' })
+  @IsOptional()
+  @IsString()
+  phone!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  @IsOptional()
+  @IsString()
+  name!: string | null;
+}
+
+/**
+ * A nullable enum names `null` among its values: OpenAPI 3.0 validators check `enum` apart from
+ * `nullable`.
+ */
+const NULLABLE_PROVIDER = { enum: [...PROVIDER_NAMES, null], nullable: true } as const;
+
 /** Spec 2.1, as `GET /v1/payments/{id}` returns it. */
 export class PaymentReply {
+  @ApiProperty({ example: 'pay_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('pay'))
   id!: string;
 
+  @ApiProperty({ enum: ['payment'] })
   @IsIn(['payment'])
   object!: 'payment';
 
+  @ApiProperty()
   @IsBoolean()
   livemode!: boolean;
 
+  @ApiProperty({ type: 'integer', description: 'XOF' })
   @IsInt()
   amount!: number;
 
+  @ApiProperty({ enum: ['XOF'] })
   @IsIn(['XOF'])
   currency!: 'XOF';
 
+  @ApiProperty({ type: 'integer' })
   @IsInt()
   fee!: number;
 
+  @ApiProperty({ type: 'integer', description: 'The amount after the fee' })
   @IsInt()
   net!: number;
 
+  @ApiProperty({
+    type: 'integer',
+    description: 'What refunds returned to the customer (CONTRACT 5)',
+  })
   @IsInt()
   amount_refunded!: number;
 
+  @ApiProperty({ enum: PAYMENT_STATUSES })
   @IsIn(PAYMENT_STATUSES)
   status!: (typeof PAYMENT_STATUSES)[number];
 
+  @ApiProperty(NULLABLE_PROVIDER)
   @IsOptional()
   @IsIn(PROVIDER_NAMES)
   provider!: (typeof PROVIDER_NAMES)[number] | null;
 
+  @ApiProperty({ type: 'string', nullable: true, description: "The merchant's own order id" })
   @Allow()
   client_reference!: string | null;
 
+  @ApiProperty({ type: 'string', nullable: true })
   @Allow()
   description!: string | null;
 
-  @IsObject()
-  customer!: { phone: string | null; name: string | null };
+  @ApiProperty({ type: PaymentCustomerReply })
+  @ValidateNested()
+  @Type(() => PaymentCustomerReply)
+  customer!: PaymentCustomerReply;
 
+  @ApiProperty({ description: 'The hosted checkout page' })
   @IsString()
   checkout_url!: string;
 
+  @ApiProperty({ type: NextActionMessage })
   @ValidateNested()
   @Type(() => NextActionMessage)
   next_action!: NextActionMessage;
 
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
   @IsObject()
   metadata!: Record<string, string>;
 
+  @ApiProperty({ type: 'string', nullable: true })
   @Allow()
   failure_reason!: string | null;
 
+  @ApiProperty({ type: 'string', nullable: true })
   @Allow()
   provider_transaction_id!: string | null;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   expires_at!: string;
 
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   @Allow()
   succeeded_at!: string | null;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   created_at!: string;
 }
 
 export class PaymentListReply extends ListReply(PaymentReply) {}
 
+/** The merchant as its customer sees it: by name only. */
+export class PaymentMerchantReply {
+  @ApiProperty()
+  @IsString()
+  name!: string;
+}
+
 /** Spec 2.2, the customer-facing view. */
 export class CustomerPaymentReply {
+  @ApiProperty({ example: 'pay_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('pay'))
   id!: string;
 
+  @ApiProperty()
   @IsBoolean()
   livemode!: boolean;
 
+  @ApiProperty({ type: 'integer', description: 'XOF' })
   @IsInt()
   amount!: number;
 
+  @ApiProperty({ enum: ['XOF'] })
   @IsIn(['XOF'])
   currency!: 'XOF';
 
+  @ApiProperty({ enum: PAYMENT_STATUSES })
   @IsIn(PAYMENT_STATUSES)
   status!: (typeof PAYMENT_STATUSES)[number];
 
+  @ApiProperty({ type: 'string', nullable: true })
   @Allow()
   description!: string | null;
 
-  @IsObject()
-  merchant!: { name: string };
+  @ApiProperty({ type: PaymentMerchantReply })
+  @ValidateNested()
+  @Type(() => PaymentMerchantReply)
+  merchant!: PaymentMerchantReply;
 
+  @ApiProperty(NULLABLE_PROVIDER)
   @IsOptional()
   @IsIn(PROVIDER_NAMES)
   provider!: (typeof PROVIDER_NAMES)[number] | null;
 
+  @ApiProperty({ enum: CUSTOMER_PROVIDER_NAMES, isArray: true })
   @IsArray()
   @IsIn(CUSTOMER_PROVIDER_NAMES, { each: true })
   available_providers!: ('wave' | 'orange_money')[];
 
+  @ApiProperty({ type: NextActionMessage })
   @ValidateNested()
   @Type(() => NextActionMessage)
   next_action!: NextActionMessage;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   expires_at!: string;
 
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Where to send the customer once the payment has ended',
+  })
   @Allow()
   return_url!: string | null;
 }

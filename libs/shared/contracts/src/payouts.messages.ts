@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Min, ValidateNested } from 'class-validator';
 import { MODES, type Mode } from '@xaalis/kernel';
@@ -14,9 +15,11 @@ export class BalanceRequest {
 
 /** Integer XOF, never floats (CONTRACT 1). */
 export class BalanceReply {
+  @ApiProperty({ type: 'integer', description: 'XOF; refunds and payouts draw on it' })
   @IsInt()
   available!: number;
 
+  @ApiProperty({ type: 'integer', description: 'XOF held for refunds and payouts in flight' })
   @IsInt()
   pending!: number;
 }

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { idPattern, ISO_MS } from './formats';
 import { ListReply } from './list-reply';
@@ -39,26 +40,34 @@ export class ListRefundsRequest extends ListRequest {
   payment?: string;
 }
 
+/** A refund as `GET /v1/refunds/{id}` returns it (CONTRACT 5). */
 export class RefundReply {
+  @ApiProperty({ enum: ['refund'] })
   @IsIn(['refund'])
   object!: 'refund';
 
+  @ApiProperty({ example: 're_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('re'))
   id!: string;
 
+  @ApiProperty({ description: 'The refunded payment', example: 'pay_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('pay'))
   payment!: string;
 
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'XOF' })
   @IsInt()
   amount!: number;
 
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] })
   @IsIn(['pending', 'succeeded', 'failed'])
   status!: 'pending' | 'succeeded' | 'failed';
 
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why a `failed` refund failed' })
   @IsOptional()
   @IsString()
   failure_reason!: string | null;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   created_at!: string;
 }

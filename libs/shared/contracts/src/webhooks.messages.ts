@@ -1,6 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  Allow,
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
@@ -119,37 +119,54 @@ export class WebhookEventRef extends MerchantScope {
 
 /** Spec 2.8. */
 export class WebhookEndpointReply {
+  @ApiProperty({ enum: ['webhook_endpoint'] })
   @IsIn(['webhook_endpoint'])
   object!: 'webhook_endpoint';
 
+  @ApiProperty({ example: 'we_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('we'))
   id!: string;
 
+  @ApiProperty({ example: 'mer_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('mer'))
   merchant_id!: string;
 
+  @ApiProperty({ enum: MODES })
   @IsIn(MODES)
   mode!: Mode;
 
+  @ApiProperty({ description: "The mode's default endpoint, following `PATCH /v1/account`" })
   @IsBoolean()
   is_default!: boolean;
 
-  @Allow()
-  managed_by!: string | null;
+  // A nullable enum names `null` among its values: OpenAPI 3.0 validators check `enum` apart.
+  @ApiProperty({
+    enum: ['account', null],
+    nullable: true,
+    description: '`account` for the default endpoint, null for one made in the dashboard',
+  })
+  @IsOptional()
+  @IsIn(['account'])
+  managed_by!: 'account' | null;
 
+  @ApiProperty({ format: 'uri', example: 'https://shop.example.sn/hooks' })
   @IsString()
   url!: string;
 
+  @ApiProperty({ type: [String], enum: WEBHOOK_SUBSCRIPTIONS, description: '`*` for all' })
   @IsArray()
-  @IsString({ each: true })
+  @IsIn(WEBHOOK_SUBSCRIPTIONS, { each: true })
   event_types!: string[];
 
+  @ApiProperty({ enum: ['full'], description: 'Deliveries carry the whole object' })
   @IsIn(['full'])
   payload_policy!: 'full';
 
+  @ApiProperty()
   @IsBoolean()
   active!: boolean;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   created_at!: string;
 }
@@ -158,37 +175,64 @@ export class WebhookEndpointListReply extends ListReply(WebhookEndpointReply) {}
 
 /** Spec 2.11 plus the fields a merchant needs to find the event and the endpoint. */
 export class WebhookDeliveryReply {
+  @ApiProperty({ example: 'whd_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('whd'))
   id!: string;
 
+  @ApiProperty({ enum: ['webhook_delivery'] })
   @IsIn(['webhook_delivery'])
   object!: 'webhook_delivery';
 
+  @ApiProperty({ description: 'The endpoint (`we_…`)', example: 'we_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('we'))
   endpoint!: string;
 
+  @ApiProperty({ description: 'The event (`evt_…`)', example: 'evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
   @Matches(idPattern('evt'))
   event!: string;
 
-  @IsIn(INTEGRATION_EVENT_TYPES)
-  event_type!: IntegrationEventType;
+  @ApiProperty({ enum: WEBHOOK_EVENT_TYPES })
+  @IsIn(WEBHOOK_EVENT_TYPES)
+  event_type!: WebhookEventType;
 
+  @ApiProperty({
+    enum: WEBHOOK_DELIVERY_STATUSES,
+    description: '`failed` once every attempt failed (spec 6)',
+  })
   @IsIn(WEBHOOK_DELIVERY_STATUSES)
   status!: WebhookDeliveryStatus;
 
+  @ApiProperty({ type: 'integer', minimum: 0 })
   @IsInt()
   @Min(0)
   attempts!: number;
 
-  @Allow()
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "The receiver's HTTP status at the last attempt; null before one, or without an answer",
+  })
+  @IsOptional()
+  @IsInt()
   last_status_code!: number | null;
 
-  @Allow()
+  @ApiProperty({ type: 'string', nullable: true, description: 'Why the last attempt failed' })
+  @IsOptional()
+  @IsString()
   last_error!: string | null;
 
-  @Allow()
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due; null unless `pending`',
+  })
+  @IsOptional()
+  @Matches(ISO_MS)
   next_attempt_at!: string | null;
 
+  @ApiProperty({ format: 'date-time' })
   @Matches(ISO_MS)
   created_at!: string;
 }
@@ -200,7 +244,10 @@ class WebhookEventData {
   object!: Record<string, unknown>;
 }
 
-/** Spec 2.10: the event exactly as it was delivered. */
+/**
+ * Spec 2.10: the event exactly as it was delivered. Checked here as any event; the document
+ * describes one schema per type instead (webhook-event-schemas.ts), `data.object` included.
+ */
 export class WebhookEventReply {
   @Matches(idPattern('evt'))
   id!: string;

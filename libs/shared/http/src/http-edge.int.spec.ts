@@ -9,7 +9,14 @@ import { baseUrlOf, createTestApp } from './test-support/test-app';
 interface OpenApiDocument {
   paths: Record<
     string,
-    Record<string, { requestBody: { content: Record<string, { schema: unknown }> } }>
+    Record<
+      string,
+      {
+        requestBody: { content: Record<string, { schema: unknown }> };
+        security: unknown[];
+        responses: Record<string, { content?: unknown }>;
+      }
+    >
   >;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
@@ -468,7 +475,11 @@ describe('HTTP edge', () => {
         }),
         client_secret: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'cs' }),
       });
-      expect(document.paths['/health']).toBeUndefined();
+      // CONTRACT 10's routes are the service's too: documented, public.
+      expect(document.paths['/health'].get.security).toEqual([]);
+      expect(document.paths['/metrics'].get.responses['200'].content).toEqual({
+        'text/plain': { schema: { type: 'string' } },
+      });
     });
   });
 });

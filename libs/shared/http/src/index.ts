@@ -33,3 +33,4 @@ export * from './observability/http-metrics';
 export * from './observability/metrics.controller';
 export * from './observability/openapi';
 export * from './observability/openapi-errors';
+export * from './observability/openapi-responses';

@@ -3,7 +3,7 @@ import type {
   WebhookEndpointReply,
   WebhookEventReply,
   WebhookDeliveryStatus,
-  IntegrationEventType,
+  WebhookEventType,
 } from '@xaalis/contracts';
 import { isoOrNull, type Mode } from '@xaalis/kernel';
 
@@ -15,7 +15,8 @@ export interface EndpointRow {
   event_types: string[];
   active: boolean;
   is_default: boolean;
-  managed_by: string | null;
+  /** `account` for the default endpoint. */
+  managed_by: 'account' | null;
   created_at: Date;
 }
 
@@ -23,7 +24,7 @@ export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
-  event_type: IntegrationEventType;
+  event_type: WebhookEventType;
   status: WebhookDeliveryStatus;
   attempts: number;
   last_status_code: number | null;

@@ -18,19 +18,14 @@ import {
 } from '../merchant/merchant.events';
 import { IDENTITY_PROJECTION_RUNNER } from '../read-model/identity-projections';
 import { IdentityQueries } from '../read-model/identity.queries';
-import { type ApiKeyObject, toApiKeyObject } from '../read-model/api-key.view';
+import {
+  type ApiKeyObject,
+  type IssuedApiKey,
+  type RolledApiKey,
+  toApiKeyObject,
+} from '../read-model/api-key.view';
 import { WebhookSecretCipher } from '../webhook-secret/webhook-secret-cipher';
-
-export interface CreatedMerchant {
-  object: 'merchant';
-  id: string;
-  name: string;
-  /** Shown this once (CONTRACT 5). */
-  webhook_secret: string;
-  created_at: string;
-}
-
-export type IssuedApiKey = ApiKeyObject & { secret_key: string };
+import type { AddedMember, CreatedMerchant } from './merchant.replies';
 
 export interface RolledWebhookSecret {
   object: 'webhook_secret';
@@ -86,7 +81,7 @@ export class IdentityCommands {
     };
   }
 
-  async addMember(merchantId: string, email: string, role: MemberRole) {
+  async addMember(merchantId: string, email: string, role: MemberRole): Promise<AddedMember> {
     const userId = await this.queries.userIdByEmail(email);
     if (!userId) throw notFound('user with this email');
     await this.run(merchantId, {
@@ -131,7 +126,7 @@ export class IdentityCommands {
     keyId: string,
     graceHours: number,
     newKeyId: string,
-  ) {
+  ): Promise<RolledApiKey> {
     const previous = await this.queries.apiKey(merchantId, mode, keyId);
     const kind: ApiKeyKind = previous.kind === 'restricted' ? 'restricted' : 'secret';
     const now = this.clock.now();

@@ -1,10 +1,21 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /** A dashboard user as our API shows it (CONTRACT 5 `{user}`). */
-export interface UserView {
-  object: 'user';
-  id: string;
-  email: string;
-  name: string;
-  created_at: string;
+export class UserView {
+  @ApiProperty({ enum: ['user'] })
+  object!: 'user';
+
+  @ApiProperty({ example: 'usr_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })
+  id!: string;
+
+  @ApiProperty({ format: 'email', description: 'Lower-cased' })
+  email!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
 }
 
 export const toUserView = (user: {

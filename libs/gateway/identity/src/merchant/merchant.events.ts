@@ -4,7 +4,8 @@ import type { Mode } from '@xaalis/kernel';
  * Facts of the merchant aggregate (stream `merchant-<mer_id>`). Secrets never appear here in clear:
  * API keys only as their keyed hash and display prefix, the webhook secret only encrypted.
  */
-export type MemberRole = 'owner' | 'developer';
+export const MEMBER_ROLES = ['owner', 'developer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
 export type ApiKeyKind = 'secret' | 'restricted';
 
 export interface IssuedKey {

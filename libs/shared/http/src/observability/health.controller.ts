@@ -1,14 +1,23 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@xaalis/kernel';
 import { Readiness } from './readiness';
 
-@ApiExcludeController()
+@ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(private readonly readiness: Readiness) {}
 
   /** 200 `{"status":"ok"}` once the service can take traffic (CONTRACT 10), 503 until then. */
+  @ApiOperation({ summary: 'Whether the service can take traffic', security: [] })
+  @ApiOkResponse({
+    description: 'Ready (503 `unavailable` until then).',
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['ok'] } },
+    },
+  })
   @Get()
   health(): { status: 'ok' } {
     if (!this.readiness.isReady)

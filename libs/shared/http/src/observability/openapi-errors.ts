@@ -21,22 +21,23 @@ interface Operation {
 }
 
 /**
- * Adds to every operation its error responses: the CONTRACT 2 envelope, its `code` an enum of
- * what that status can carry there. Every route can be refused as malformed (400), limited (429)
+ * Adds to every operation its error responses: per status, the CONTRACT 2 envelope of each code
+ * that status can carry there (one schema per code, `NotFoundError`, so that a generated client
+ * narrows an error by its `code`). Every route can be refused as malformed (400), limited (429)
  * or unavailable (503); one with credentials, unauthenticated (401) or forbidden (403); one with
- * a path parameter or a list cursor, not found (404); one with a body, too large (413) or not JSON (415); one with
- * an idempotency key, in conflict (409); plus the route's own `@ApiErrors`.
+ * a path parameter or a list cursor, not found (404); a write, its body too large (413) or not
+ * JSON (415); one with an idempotency key, in conflict (409); plus the route's own `@ApiErrors`.
  */
 export function documentErrors(document: OpenAPIObject): void {
   document.components ??= {};
-  document.components.schemas ??= {};
-  document.components.schemas.ErrorDetail = {
+  const schemas = (document.components.schemas ??= {});
+  schemas.ErrorDetail = {
     type: 'object',
     required: ['field', 'issue'],
     properties: { field: { type: 'string' }, issue: { type: 'string' } },
   };
   for (const [path, methods] of Object.entries(document.paths)) {
-    for (const operation of Object.values(methods) as Operation[]) {
+    for (const [method, operation] of Object.entries(methods) as Array<[string, Operation]>) {
       const codes = new Set<ErrorCode>([
         'validation_error',
         'rate_limited',
@@ -51,7 +52,8 @@ export function documentErrors(document: OpenAPIObject): void {
       // A path parameter, or a list's cursor, names an object that may not be there.
       const cursor = operation.parameters?.some((parameter) => parameter.name === 'starting_after');
       if (path.includes('{') || cursor) codes.add('not_found');
-      if (operation.requestBody !== undefined) {
+      // A write may be sent a body, declared or not: too large, or not JSON.
+      if (operation.requestBody !== undefined || method !== 'get') {
         codes.add('payload_too_large');
         codes.add('unsupported_media_type');
       }
@@ -60,13 +62,26 @@ export function documentErrors(document: OpenAPIObject): void {
       }
       operation.responses ??= {};
       for (const [status, ofStatus] of byStatus(codes)) {
+        const refs = ofStatus.map((code) => {
+          schemas[errorSchemaName(code)] ??= envelope(code);
+          return { $ref: `#/components/schemas/${errorSchemaName(code)}` };
+        });
+        // anyOf rather than oneOf: linters cannot see that the codes' enums exclude each other.
         operation.responses[status] = {
           description: `Error: ${ofStatus.join(', ')}`,
-          content: { 'application/json': { schema: envelope(ofStatus) } },
+          content: {
+            'application/json': { schema: refs.length === 1 ? refs[0] : { anyOf: refs } },
+          },
         };
       }
     }
   }
+}
+
+/** `not_found` → `NotFoundError`, `validation_error` → `ValidationError`. */
+export function errorSchemaName(code: ErrorCode): string {
+  const pascal = code.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+  return pascal.endsWith('Error') ? pascal : `${pascal}Error`;
 }
 
 /** Codes grouped by their status, in CONTRACT 2's order. */
@@ -79,7 +94,8 @@ function byStatus(codes: Set<ErrorCode>): Array<[string, ErrorCode[]]> {
   return [...grouped].sort(([a], [b]) => Number(a) - Number(b));
 }
 
-function envelope(codes: ErrorCode[]) {
+/** The CONTRACT 2 envelope of one code. */
+function envelope(code: ErrorCode) {
   return {
     type: 'object',
     required: ['error'],
@@ -88,7 +104,7 @@ function envelope(codes: ErrorCode[]) {
         type: 'object',
         required: ['code', 'message'],
         properties: {
-          code: { type: 'string', enum: codes },
+          code: { type: 'string', enum: [code] },
           message: { type: 'string' },
           details: {
             oneOf: [
