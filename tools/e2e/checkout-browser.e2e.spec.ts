@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { expectLedgerBalanced } from '@xaalis/ledger';
-import { describeWithChromium } from '../../apps/gateway/src/checkout/pages/testing/describe-with-chromium';
+import { describeWithChromium } from '../../apps/gateway/src/pages/testing/describe-with-chromium';
 import { startMerchantSite } from '../../apps/gateway/src/checkout/pages/testing/stub-gateway';
 import { startInProcessService, type InProcessService } from './support/in-process-service';
 import { newTestMerchant } from './support/merchant';
@@ -64,7 +64,12 @@ describeWithChromium('hosted checkout in Chromium, through the service', (execut
     const payment = await service.http.request('GET', `/v1/payments/${created.body.id}`, {
       bearer: merchant.testKey,
     });
-    expect(payment.body).toMatchObject({ status: 'succeeded', provider: 'wave', fee: 150, net: 14_850 });
+    expect(payment.body).toMatchObject({
+      status: 'succeeded',
+      provider: 'wave',
+      fee: 150,
+      net: 14_850,
+    });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,4 @@
-import type { FakeNotification } from '@xaalis/payment-providers';
+import type { FakeNotification } from '@xaalis/provider-http/testing';
 import {
   closeWithLedgerBalanced,
   startInProcessService,

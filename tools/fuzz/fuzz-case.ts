@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { PAYMENT_PROVIDERS } from '@xaalis/kernel';
 import { fittingBody, oddBody, renderBody, type BodyRecipe } from './body-arbitraries';
 import {
   anyCredentialArbitrary,
@@ -68,7 +69,7 @@ export const OUTSIDE_DOCUMENT: readonly FuzzRoute[] = [
     required: true,
     schema:
       match[1] === 'provider'
-        ? { type: 'string', enum: ['wave', 'orange_money', 'mock'] }
+        ? { type: 'string', enum: [...PAYMENT_PROVIDERS] }
         : match[1] === 'action'
           ? { type: 'string', enum: ['approve', 'decline'] }
           : { type: 'string' },

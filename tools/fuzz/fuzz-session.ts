@@ -1,5 +1,5 @@
 import { expectLedgerBalanced } from '@xaalis/ledger';
-import { startFakeOrangeMoney, startFakeWave } from '@xaalis/payment-providers';
+import { startFakeOrangeMoney, startFakeWave } from '@xaalis/provider-http/testing';
 import type { Document } from 'openapi-backend';
 import { Pool } from 'pg';
 import { WEBHOOK_HOST } from '../e2e/support/fixtures';

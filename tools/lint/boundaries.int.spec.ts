@@ -50,6 +50,14 @@ describe('module boundaries (planted violations)', () => {
     expect(out).toContain('Only the composition roots');
   });
 
+  it('refuses a domain library importing a package that does I/O', () => {
+    const out = lint(
+      'libs/payments/domain/src/planted.ts',
+      "import { Pool } from 'pg';\nexport const x = Pool;\n",
+    );
+    expect(out).toContain('A project tagged with "type:domain" is not allowed to import "pg"');
+  });
+
   it('accepts a context using the shared kernel', () => {
     const out = lint(
       'apps/payouts/src/planted.ts',

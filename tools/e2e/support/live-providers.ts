@@ -7,7 +7,7 @@ import {
   type FakeOrangeMoney,
   type FakeWave,
   type RecordedRequest,
-} from '@xaalis/payment-providers';
+} from '@xaalis/provider-http/testing';
 import type { TestMerchant } from './merchant';
 
 /**

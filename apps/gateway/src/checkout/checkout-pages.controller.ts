@@ -10,17 +10,9 @@ import {
   type BusRequester,
 } from '@xaalis/contracts';
 import { RateLimit, statusFor } from '@xaalis/http';
-import { DomainError } from '@xaalis/kernel';
-import {
-  htmlPageHeaders,
-  newCspNonce,
-  renderCheckoutPage,
-  renderMessagePage,
-  renderSandboxPage,
-} from './pages';
-
-type SandboxProvider = 'wave' | 'orange_money';
-const SANDBOX_PROVIDERS: readonly string[] = ['wave', 'orange_money'];
+import { CUSTOMER_PROVIDERS, type CustomerProvider, DomainError } from '@xaalis/kernel';
+import { htmlPageHeaders, newCspNonce, renderMessagePage } from '../pages';
+import { renderCheckoutPage, renderSandboxPage } from './pages';
 
 /**
  * The hosted pages (CONTRACT 6): the checkout page the merchant redirects the customer to, and
@@ -89,7 +81,8 @@ export class CheckoutPagesController {
   ) {
     const nonce = newCspNonce();
     await this.page(reply, nonce, async () => {
-      if (action !== 'approve' && action !== 'decline') throw new DomainError('not_found', 'No such page.');
+      if (action !== 'approve' && action !== 'decline')
+        throw new DomainError('not_found', 'No such page.');
       await request(this.bus, PAYMENTS_SANDBOX_ACT, {
         payment_id: id,
         client_secret: secretOf(cs),
@@ -130,9 +123,11 @@ const secretOf = (cs: unknown): string => {
   return cs;
 };
 
-const sandboxProvider = (provider: string): SandboxProvider => {
-  if (!SANDBOX_PROVIDERS.includes(provider)) throw new DomainError('not_found', 'No such page.');
-  return provider as SandboxProvider;
+/** The sandbox imitates the providers a customer can pick. */
+const sandboxProvider = (provider: string): CustomerProvider => {
+  const known = CUSTOMER_PROVIDERS.find((candidate) => candidate === provider);
+  if (known === undefined) throw new DomainError('not_found', 'No such page.');
+  return known;
 };
 
 function messageFor(error: DomainError): { title: string; message: string } {
@@ -140,7 +135,8 @@ function messageFor(error: DomainError): { title: string; message: string } {
     case 'not_found':
       return {
         title: 'Paiement introuvable',
-        message: 'Ce lien de paiement est invalide ou incomplet. Revenez chez le marchand pour réessayer.',
+        message:
+          'Ce lien de paiement est invalide ou incomplet. Revenez chez le marchand pour réessayer.',
       };
     case 'invalid_state':
       return { title: 'Paiement déjà traité', message: error.message };

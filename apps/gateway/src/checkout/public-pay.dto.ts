@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { IsPhone } from '@xaalis/http';
+import { CUSTOMER_PROVIDERS, type CustomerProvider } from '@xaalis/kernel';
 
 /**
  * The payment client secret in the query: the customer side's only credential. A missing one is
@@ -16,9 +17,9 @@ export class ClientSecretQuery {
 
 /** Spec 4.1: the public pay step. */
 export class PublicPayDto {
-  @ApiProperty({ enum: ['wave', 'orange_money'] })
-  @IsIn(['wave', 'orange_money'])
-  provider!: 'wave' | 'orange_money';
+  @ApiProperty({ enum: CUSTOMER_PROVIDERS })
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider!: CustomerProvider;
 
   @ApiPropertyOptional({ pattern: '^\\+2217[0-9]{8}$' })
   @IsOptional()

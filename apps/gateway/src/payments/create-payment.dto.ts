@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsMetadata, IsPhone, URL_MAX_LENGTH } from '@xaalis/http';
+import { CUSTOMER_PROVIDERS, MAX_PAYMENT_AMOUNT, type CustomerProvider } from '@xaalis/kernel';
 
 export class PaymentCustomerDto {
   @ApiPropertyOptional({ pattern: '^\\+2217[0-9]{8}$', example: '+221771234567' })
@@ -53,13 +54,13 @@ export class CreatePaymentDto {
   @ApiProperty({
     type: 'integer',
     minimum: 1,
-    maximum: 100_000_000,
+    maximum: MAX_PAYMENT_AMOUNT,
     example: 5000,
     description: 'XOF',
   })
   @IsInt()
   @Min(1)
-  @Max(100_000_000)
+  @Max(MAX_PAYMENT_AMOUNT)
   amount!: number;
 
   // No `default`: generated clients would make the field required (openapi-typescript does).
@@ -69,12 +70,12 @@ export class CreatePaymentDto {
   currency?: 'XOF';
 
   @ApiPropertyOptional({
-    enum: ['wave', 'orange_money'],
+    enum: CUSTOMER_PROVIDERS,
     description: 'Skips the hosted method picker: `next_action` is ready at once.',
   })
   @IsOptional()
-  @IsIn(['wave', 'orange_money'])
-  provider?: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider?: CustomerProvider;
 
   @ApiPropertyOptional({ maxLength: 200 })
   @IsOptional()

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Max, MaxLength, Min, IsOptional } from 'class-validator';
+import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
 
 /** CONTRACT 5: `POST /v1/refunds`; the full amount when `amount` is omitted. */
 export class CreateRefundDto {
@@ -8,10 +9,10 @@ export class CreateRefundDto {
   @MaxLength(255)
   payment!: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100_000_000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAYMENT_AMOUNT })
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(100_000_000)
+  @Max(MAX_PAYMENT_AMOUNT)
   amount?: number;
 }

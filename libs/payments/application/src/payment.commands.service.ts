@@ -1,12 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE } from '@xaalis/config';
-import {
-  ConcurrencyError,
-  handleCommand,
-  type AppendResult,
-  type EventStore,
-} from '@xaalis/event-store';
+import { handleCommand, type EventStore, type HandleCommandOptions } from '@xaalis/event-store';
 import { failpoint } from '@xaalis/failpoints';
 import {
   exists,
@@ -45,37 +39,33 @@ export class PaymentCommands {
     return this.handle(paymentId, command);
   }
 
-  private async handle(paymentId: string, command: PaymentCommand): Promise<CommandOutcome> {
-    const result = await handleCommand(this.store, paymentStream(paymentId), paymentDecider, command);
+  /**
+   * A new payment's stream does not exist but for a retry of this very create (its id is fixed by
+   * the idempotency key), so it is not read: the whole create is one round trip and one commit. A
+   * retry whose first run appended finds the stream there, and the payment it made is the answer.
+   */
+  private async create(paymentId: string, command: CreatePayment): Promise<CommandOutcome> {
+    // Deciding is pure: a crash just before it leaves what a crash just after it would.
+    failpoint('payments.create.before_append');
+    const outcome = await this.handle(paymentId, command, { newStream: true });
+    if (outcome.changed) failpoint('payments.create.after_append');
+    return outcome;
+  }
+
+  private async handle(
+    paymentId: string,
+    command: PaymentCommand,
+    options?: HandleCommandOptions,
+  ): Promise<CommandOutcome> {
+    const result = await handleCommand(
+      this.store,
+      paymentStream(paymentId),
+      paymentDecider,
+      command,
+      options,
+    );
     if (!exists(result.state)) throw notFound('payment');
     if (result.events.length > 0) this.noteAppended(result.position);
     return { payment: result.state, changed: result.events.length > 0 };
-  }
-
-  /**
-   * A new payment's stream does not exist but for a retry of this very create (its id is fixed by
-   * the idempotency key), so the read of handleCommand is skipped: decide on the initial state and
-   * append expecting no stream, the whole create in one round trip and one commit. A retry whose
-   * first run appended finds the stream there, and the payment it made is the answer.
-   */
-  private async create(paymentId: string, command: CreatePayment): Promise<CommandOutcome> {
-    const decided = paymentDecider.decide(command, paymentDecider.initialState());
-    failpoint('payments.create.before_append');
-    let appended: AppendResult;
-    try {
-      appended = await this.store.appendToStream(
-        paymentStream(paymentId),
-        decided.map((event) => ({ id: randomUUID(), type: event.type, data: event.data })),
-        { expectedRevision: 'no_stream' },
-      );
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
-      return this.handle(paymentId, command);
-    }
-    failpoint('payments.create.after_append');
-    this.noteAppended(appended.position);
-    const payment = decided.reduce(paymentDecider.evolve, paymentDecider.initialState());
-    if (!exists(payment)) throw new Error('CreatePayment decided no PaymentCreated');
-    return { payment, changed: true };
   }
 }

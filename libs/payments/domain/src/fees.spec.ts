@@ -1,6 +1,6 @@
+import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
 import { seededRandom } from '@xaalis/kernel/testing';
 import { feeFor, splitFee } from './fees';
-import { MAX_AMOUNT } from './payment.decide';
 import { FEES } from './payment.fixtures';
 
 /**
@@ -16,7 +16,7 @@ function referenceFee(amount: number, bps: number): number {
 
 const RATES = [0, 1, 50, 99, 100, 101, 150, 199, 250, 333, 5_000, 9_999, 10_000];
 const EDGES = [0, 1, 2, 49, 50, 51, 99, 100, 101, 149, 150, 151, 999_999, 1_000_000];
-const EDGES_HIGH = [MAX_AMOUNT - 1, MAX_AMOUNT];
+const EDGES_HIGH = [MAX_PAYMENT_AMOUNT - 1, MAX_PAYMENT_AMOUNT];
 
 /** Every broken property for these amounts and rates, as readable lines (empty when all hold). */
 function brokenFor(amounts: Iterable<number>, rates: readonly number[]): string[] {
@@ -77,7 +77,7 @@ describe('splitFee', () => {
 
   it('the same at the edges and up to the 100,000,000 XOF maximum', () => {
     expect(brokenFor([...EDGES, ...EDGES_HIGH], RATES)).toEqual([]);
-    expect(brokenFor(sampled(10_000, MAX_AMOUNT, 7), RATES)).toEqual([]);
+    expect(brokenFor(sampled(10_000, MAX_PAYMENT_AMOUNT, 7), RATES)).toEqual([]);
   });
 
   it('the same for every rate 0..10,000 bps at the edge amounts', () => {
@@ -100,7 +100,7 @@ describe('splitFee', () => {
         previous = fee;
       }
     }
-    for (const amount of [1, 50, 10_000, MAX_AMOUNT]) {
+    for (const amount of [1, 50, 10_000, MAX_PAYMENT_AMOUNT]) {
       let previous = 0;
       for (const bps of range(0, 10_000)) {
         const { fee } = splitFee(amount, bps);

@@ -1,6 +1,12 @@
-import { DomainError, type ErrorCode } from '@xaalis/kernel';
+import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
+import { givenWhenThen, type Outcome as DecisionOutcome } from '@xaalis/kernel/testing';
 import type { PaymentCommand } from './payment.commands';
-import { assertCanChooseMethod, decide, MAX_AMOUNT, PAYMENT_LIFETIME_MS } from './payment.decide';
+import {
+  assertCanChooseMethod,
+  decide,
+  PAYMENT_LIFETIME_MS,
+  paymentDecider,
+} from './payment.decide';
 import type { CustomerProvider, PaymentEvent, PaymentProvider } from './payment.events';
 import {
   at,
@@ -44,38 +50,8 @@ import {
 import { amountRefunded, type PaymentStatus } from './payment.state';
 import { availableProviders } from './providers';
 
-/** What a command comes to: the events decided, or the code of the refusal. */
-type Outcome = PaymentEvent[] | ErrorCode;
-
-function outcomeOf(command: PaymentCommand, history: readonly PaymentEvent[]): Outcome {
-  try {
-    return decide(command, stateOf(history));
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-}
-
-/** given these events, when this command: the events decided, or the refusal. */
-function given(history: readonly PaymentEvent[]) {
-  return {
-    when: (command: PaymentCommand) => ({
-      then: (expected: PaymentEvent[]) =>
-        expect(decide(command, stateOf(history))).toEqual(expected),
-      thenRefuses: (code: ErrorCode): DomainError => {
-        let caught: unknown;
-        try {
-          decide(command, stateOf(history));
-        } catch (error) {
-          caught = error;
-        }
-        expect(caught).toBeInstanceOf(DomainError);
-        expect((caught as DomainError).code).toBe(code);
-        return caught as DomainError;
-      },
-    }),
-  };
-}
+const { given } = givenWhenThen(paymentDecider);
+type Outcome = DecisionOutcome<PaymentEvent>;
 
 /** A successful decision folded into the history, for the next step. */
 const after = (history: PaymentEvent[], command: PaymentCommand): PaymentEvent[] => [
@@ -345,7 +321,7 @@ describe('payment decider', () => {
         shows: shown(expected),
       }));
       it.each(rows)('from $from → $shows', ({ from, expected }) => {
-        expect(outcomeOf(command, HISTORY[from]())).toEqual(expected);
+        expect(given(HISTORY[from]()).when(command).outcome()).toEqual(expected);
       });
     });
   });
@@ -387,12 +363,12 @@ describe('payment decider', () => {
       );
     });
 
-    it.each([1, 2, 49, AMOUNT, MAX_AMOUNT])('accepts the amount %d', (amount) => {
+    it.each([1, 2, 49, AMOUNT, MAX_PAYMENT_AMOUNT])('accepts the amount %d', (amount) => {
       const [created] = decide(createPayment({ amount }), stateOf([]));
       expect(created).toEqual(paymentCreated({ amount }));
     });
 
-    it.each([0, -1, MAX_AMOUNT + 1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2])(
+    it.each([0, -1, MAX_PAYMENT_AMOUNT + 1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 2])(
       'refuses the amount %d, naming the field',
       (amount) => {
         const error = given([]).when(createPayment({ amount })).thenRefuses('validation_error');

@@ -2,6 +2,7 @@ import {
   assertNever,
   DomainError,
   invalidState,
+  MAX_PAYMENT_AMOUNT,
   notFound,
   validationError,
   type Decider,
@@ -32,7 +33,6 @@ import {
 import { availableProviders } from './providers';
 
 export const PAYMENT_LIFETIME_MS = 30 * 60_000;
-export const MAX_AMOUNT = 100_000_000;
 
 function requirePayment(state: PaymentState): Payment {
   if (!exists(state)) throw notFound('payment');
@@ -72,8 +72,10 @@ function createPayment({ data }: CreatePayment, state: PaymentState): PaymentEve
   // Its id is the caller's, fixed by the idempotency key: an existing payment is this create's
   // first run (which died before answering), so there is nothing more to do.
   if (exists(state)) return [];
-  if (!Number.isSafeInteger(data.amount) || data.amount < 1 || data.amount > MAX_AMOUNT) {
-    throw validationError([{ field: 'amount', issue: `must be an integer from 1 to ${MAX_AMOUNT}` }]);
+  if (!Number.isSafeInteger(data.amount) || data.amount < 1 || data.amount > MAX_PAYMENT_AMOUNT) {
+    throw validationError([
+      { field: 'amount', issue: `must be an integer from 1 to ${MAX_PAYMENT_AMOUNT}` },
+    ]);
   }
   const providers = availableProviders(data.mode, data.aggregatorMode, data.aggregatedMerchantId);
   if (data.start && !providers.includes(data.start.provider)) {
@@ -101,10 +103,7 @@ function createPayment({ data }: CreatePayment, state: PaymentState): PaymentEve
     },
   };
   if (!data.start) return [created];
-  return [
-    created,
-    methodChosen(data, data.start, data.customer.phone, data.fees, data.now),
-  ];
+  return [created, methodChosen(data, data.start, data.customer.phone, data.fees, data.now)];
 }
 
 /**
@@ -253,7 +252,10 @@ function requestRefund({ data }: RequestRefund, state: PaymentState): PaymentEve
   const amount = data.amount ?? left;
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > left) {
     throw validationError([
-      { field: 'amount', issue: `must be an integer from 1 to ${left} (the amount left to refund)` },
+      {
+        field: 'amount',
+        issue: `must be an integer from 1 to ${left} (the amount left to refund)`,
+      },
     ]);
   }
   return [

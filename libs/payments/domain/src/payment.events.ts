@@ -1,14 +1,13 @@
-import type { Mode } from '@xaalis/kernel';
+import type { CustomerProvider, Mode, PaymentProvider } from '@xaalis/kernel';
+
+// The provider names are shared with the gateway and the messages: defined once, in the kernel.
+export { CUSTOMER_PROVIDERS, type CustomerProvider, type PaymentProvider } from '@xaalis/kernel';
 
 /**
  * Facts of the payment aggregate (stream `payment-<pay_id>`). Refunds live in the payment's own
  * stream: a refund is only ever decided against the payment's state (succeeded, what is left to
  * refund), so one stream keeps that decision consistent without a second aggregate.
  */
-export type PaymentProvider = 'wave' | 'orange_money' | 'mock';
-export type CustomerProvider = Exclude<PaymentProvider, 'mock'>;
-export const CUSTOMER_PROVIDERS: readonly CustomerProvider[] = ['wave', 'orange_money'];
-
 export interface Customer {
   phone: string | null;
   name: string | null;

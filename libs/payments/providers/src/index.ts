@@ -1,5 +1,4 @@
 export * from './payment-provider';
-export * from './provider-options';
 export * from './live-providers';
 export { WaveProvider } from './wave/wave-provider';
 export {
@@ -12,4 +11,3 @@ export {
   OrangeMoneyProvider,
   ORANGE_MONEY_QR_VALIDITY_SECONDS,
 } from './orange-money/orange-money-provider';
-export * from './testing';

@@ -1,6 +1,6 @@
 import type { XaalisConfig } from '@xaalis/config';
+import type { ProviderOptions } from '@xaalis/provider-http';
 import type { LivePaymentProvider, LiveProviderName } from './payment-provider';
-import type { ProviderOptions } from './provider-options';
 import { OrangeMoneyProvider } from './orange-money/orange-money-provider';
 import { WaveProvider } from './wave/wave-provider';
 

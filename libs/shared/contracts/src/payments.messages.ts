@@ -15,7 +15,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MODES, type Mode } from '@xaalis/kernel';
+import {
+  CUSTOMER_PROVIDERS,
+  MAX_PAYMENT_AMOUNT,
+  MODES,
+  PAYMENT_PROVIDERS,
+  type CustomerProvider,
+  type Mode,
+  type PaymentProvider,
+} from '@xaalis/kernel';
 import { ListReply } from './list-reply';
 import { idPattern, ISO_MS } from './formats';
 
@@ -32,10 +40,7 @@ export const PAYMENT_STATUSES = [
   'expired',
   'refunded',
 ] as const;
-export const CUSTOMER_PROVIDER_NAMES = ['wave', 'orange_money'] as const;
-export const PROVIDER_NAMES = ['wave', 'orange_money', 'mock'] as const;
 export const PHONE_PATTERN = /^\+2217[0-9]{8}$/;
-export const MAX_PAYMENT_AMOUNT = 100_000_000;
 
 export class MerchantScope {
   @Matches(idPattern('mer'), { message: 'merchant_id must be a merchant id (mer_…)' })
@@ -92,8 +97,8 @@ export class CreatePaymentRequest extends MerchantScope {
   amount!: number;
 
   @IsOptional()
-  @IsIn(CUSTOMER_PROVIDER_NAMES)
-  provider?: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider?: CustomerProvider;
 
   @IsOptional()
   @IsString()
@@ -156,8 +161,8 @@ export class PublicPaymentRef {
 }
 
 export class PublicPayRequest extends PublicPaymentRef {
-  @IsIn(CUSTOMER_PROVIDER_NAMES)
-  provider!: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider!: CustomerProvider;
 
   @IsOptional()
   @Matches(PHONE_PATTERN)
@@ -165,8 +170,8 @@ export class PublicPayRequest extends PublicPaymentRef {
 }
 
 export class SandboxRequest extends PublicPaymentRef {
-  @IsIn(CUSTOMER_PROVIDER_NAMES)
-  provider!: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider!: CustomerProvider;
 }
 
 export class SandboxActionRequest extends SandboxRequest {
@@ -176,8 +181,8 @@ export class SandboxActionRequest extends SandboxRequest {
 
 /** `payments.provider.notify`: a provider's webhook or callback, verified by the payments app. */
 export class ProviderNotificationRequest {
-  @IsIn(CUSTOMER_PROVIDER_NAMES)
-  provider!: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider!: CustomerProvider;
 
   @IsObject()
   headers!: Record<string, string | undefined>;
@@ -219,7 +224,7 @@ export class PaymentCustomerReply {
  * A nullable enum names `null` among its values: OpenAPI 3.0 validators check `enum` apart from
  * `nullable`.
  */
-const NULLABLE_PROVIDER = { enum: [...PROVIDER_NAMES, null], nullable: true } as const;
+const NULLABLE_PROVIDER = { enum: [...PAYMENT_PROVIDERS, null], nullable: true } as const;
 
 /** Spec 2.1, as `GET /v1/payments/{id}` returns it. */
 export class PaymentReply {
@@ -264,8 +269,8 @@ export class PaymentReply {
 
   @ApiProperty(NULLABLE_PROVIDER)
   @IsOptional()
-  @IsIn(PROVIDER_NAMES)
-  provider!: (typeof PROVIDER_NAMES)[number] | null;
+  @IsIn(PAYMENT_PROVIDERS)
+  provider!: PaymentProvider | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: "The merchant's own order id" })
   @Allow()
@@ -356,13 +361,13 @@ export class CustomerPaymentReply {
 
   @ApiProperty(NULLABLE_PROVIDER)
   @IsOptional()
-  @IsIn(PROVIDER_NAMES)
-  provider!: (typeof PROVIDER_NAMES)[number] | null;
+  @IsIn(PAYMENT_PROVIDERS)
+  provider!: PaymentProvider | null;
 
-  @ApiProperty({ enum: CUSTOMER_PROVIDER_NAMES, isArray: true })
+  @ApiProperty({ enum: CUSTOMER_PROVIDERS, isArray: true })
   @IsArray()
-  @IsIn(CUSTOMER_PROVIDER_NAMES, { each: true })
-  available_providers!: ('wave' | 'orange_money')[];
+  @IsIn(CUSTOMER_PROVIDERS, { each: true })
+  available_providers!: CustomerProvider[];
 
   @ApiProperty({ type: NextActionMessage })
   @ValidateNested()
@@ -396,8 +401,8 @@ export class SandboxPageReply {
   @IsString()
   merchant_name!: string;
 
-  @IsIn(CUSTOMER_PROVIDER_NAMES)
-  provider!: 'wave' | 'orange_money';
+  @IsIn(CUSTOMER_PROVIDERS)
+  provider!: CustomerProvider;
 
   @IsIn(PAYMENT_STATUSES)
   status!: (typeof PAYMENT_STATUSES)[number];

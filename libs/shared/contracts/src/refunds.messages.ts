@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
 import { idPattern, ISO_MS } from './formats';
 import { ListReply } from './list-reply';
-import { ListRequest, MAX_PAYMENT_AMOUNT, MerchantScope } from './payments.messages';
+import { ListRequest, MerchantScope } from './payments.messages';
 
 /**
  * Refunds' bus messages (CONTRACT 5), owned by the payments app: a refund lives in its payment's

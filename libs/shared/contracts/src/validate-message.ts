@@ -1,22 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
-import {
-  DomainError,
-  rememberValidationMetadata,
-  validateFast,
-  type FastValidationOptions,
-  type FieldIssue,
-} from '@xaalis/kernel';
-
-rememberValidationMetadata();
+import { DomainError, type FieldIssue } from '@xaalis/kernel';
 
 export type MessageClass<T extends object> = new () => T;
-
-/** `plainToInstance` with its defaults, then class-validator with `whitelist`. */
-export const MESSAGE_RULES: FastValidationOptions = {
-  unknownProperties: 'strip',
-  exposeDefaultValues: false,
-};
 
 /**
  * Turns a bus payload into a validated instance of its contract class, or throws
@@ -25,9 +11,6 @@ export const MESSAGE_RULES: FastValidationOptions = {
  * Unknown fields are stripped, not refused: a consumer still running the previous release must
  * accept events from a producer that already added a field (tolerant reader), and stripping
  * means a handler never sees a field nobody validated.
- *
- * A valid plain payload takes `validateFast` (the same instance, a fraction of the cost); anything
- * else goes through class-transformer and class-validator, which word the errors.
  */
 export function validateMessage<T extends object>(Class: MessageClass<T>, payload: unknown): T {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
@@ -35,8 +18,6 @@ export function validateMessage<T extends object>(Class: MessageClass<T>, payloa
       { field: '', issue: 'must be an object' },
     ]);
   }
-  const valid = validateFast(Class, payload, MESSAGE_RULES);
-  if (valid !== undefined) return valid;
   const instance = plainToInstance(Class, payload);
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true });
   if (errors.length > 0) {

@@ -190,6 +190,53 @@ describe('handleCommand', () => {
     expect(waits).toEqual([5, 10, 20, 40, 80, 160, 320, 320]);
   });
 
+  describe('on a stream said to be new', () => {
+    // Opening again is a repeat, not an error: as a create under an idempotency key.
+    const openOnce: typeof wallet = {
+      ...wallet,
+      decide: (command, state) =>
+        command.type === 'Open' && state.status === 'open' ? [] : wallet.decide(command, state),
+    };
+
+    it('decides on the initial state and appends expecting no stream, without reading', async () => {
+      const read = jest.spyOn(store, 'readStream');
+      const append = jest.spyOn(store, 'appendToStream');
+
+      const result = await handleCommand(store, 'wallet-aw_1', openOnce, open, { newStream: true });
+
+      expect(read).not.toHaveBeenCalled();
+      expect(append).toHaveBeenCalledWith('wallet-aw_1', expect.any(Array), {
+        expectedRevision: 'no_stream',
+      });
+      expect(result).toMatchObject({
+        events: [{ type: 'WalletOpened', data: { walletId: 'aw_1' } }],
+        state: { status: 'open', balance: 0 },
+        nextExpectedRevision: 0n,
+      });
+    });
+
+    it('finds it there after all (a repeat): reads it at once and decides again, not as a retry', async () => {
+      const opened = await handleCommand(store, 'wallet-aw_1', wallet, open);
+      const read = jest.spyOn(store, 'readStream');
+      const wait = jest.spyOn(global, 'setTimeout');
+
+      const result = await handleCommand(store, 'wallet-aw_1', openOnce, open, {
+        newStream: true,
+        maxRetries: 0,
+      });
+
+      expect(result).toEqual({
+        events: [],
+        state: { status: 'open', balance: 0 },
+        nextExpectedRevision: 0n,
+        position: opened.position,
+      });
+      expect(read).toHaveBeenCalledTimes(1);
+      expect(wait).not.toHaveBeenCalled();
+      expect((await store.readStream('wallet-aw_1')).events).toHaveLength(1);
+    });
+  });
+
   describe('commands on one stream in one process', () => {
     it('take turns: 50 at once all apply, none conflicts, each decided on the state before it', async () => {
       await handleCommand(store, 'wallet-aw_1', wallet, open);

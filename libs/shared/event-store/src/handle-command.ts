@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, fold, type Decider } from '@xaalis/kernel';
-import { ConcurrencyError, type EventStore, type NewEvent } from './event-store';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type NewEvent,
+  type ReadStreamResult,
+} from './event-store';
 import { StreamTurns } from './stream-turns';
 
 /** A decider's events are plain `{ type, data }` objects, stored as they are. */
@@ -12,6 +17,14 @@ export interface DeciderEvent {
 export interface HandleCommandOptions {
   /** Extra attempts after a ConcurrencyError (another process's writer got there first). */
   maxRetries?: number;
+  /**
+   * The stream is new but for a repeat of this very command: its id was fixed by the caller (an
+   * idempotency key fixes a created payment's). Then nothing is read: the command is decided on
+   * the initial state and appended expecting no stream, in one round trip. A conflict on that
+   * append means the stream is there after all, the repeat: it is read at once and the command
+   * decided again on what it holds, as any command's would be, without counting as a retry.
+   */
+  newStream?: boolean;
 }
 
 /**
@@ -25,6 +38,9 @@ const MAX_BACKOFF_MS = 320;
 
 /** Seconds a client is told to wait (`Retry-After`) when conflicts outlasted every retry. */
 const RETRY_AFTER_SECONDS = 1;
+
+/** What a stream said to be new is taken to hold, without reading it. */
+const NO_STREAM: ReadStreamResult = { events: [], currentRevision: undefined };
 
 /** Per store, so two stores in one process (two services in one test) act as two processes. */
 const turnsByStore = new WeakMap<EventStore, StreamTurns>();
@@ -47,7 +63,8 @@ export interface HandleCommandResult<State> {
  * Read the stream, fold it with `evolve` from `initialState`, `decide`, append with the revision
  * that was read (`no_stream` for a new stream), and on a ConcurrencyError do it all again on the
  * fresh stream (after emmett's handleCommand). A DomainError from `decide` goes to the caller
- * untouched and nothing is appended.
+ * untouched and nothing is appended. A stream the caller knows to be new (`newStream`) is not
+ * read first: one round trip, the append, makes it.
  *
  * Commands on one stream in this process take turns (StreamTurns), so a busy stream (a merchant
  * issuing keys, a payment refunded many times at once) costs waiting, not conflicts. Conflicts
@@ -77,8 +94,12 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
   options: HandleCommandOptions,
 ): Promise<HandleCommandResult<State>> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  for (let attempt = 0; ; attempt++) {
-    const { events: recorded, currentRevision } = await store.readStream(streamName);
+  let assumeNew = options.newStream === true;
+  let attempt = 0;
+  for (;;) {
+    const { events: recorded, currentRevision } = assumeNew
+      ? NO_STREAM
+      : await store.readStream(streamName);
     // The stream holds only this decider's events: it is the only writer of its streams.
     const history = recorded.map((event) => ({ type: event.type, data: event.data }) as Event);
     const state = fold(decider.evolve, decider.initialState(), history);
@@ -111,8 +132,14 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
       };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
+      if (assumeNew) {
+        // The stream exists: a repeat of the command, not a race with another writer.
+        assumeNew = false;
+        continue;
+      }
       if (attempt >= maxRetries) throw stillConflicting(streamName);
       await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
+      attempt++;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { StatementBatcher } from '@xaalis/kernel';
+import { StatementBatcher } from '@xaalis/batching';
 import type { AppendResult } from './event-store';
 import { appendAutocommit, POSITION_SQL, type Queryable } from './postgres-append';
 import type { PreparedEvent } from './prepare-events';

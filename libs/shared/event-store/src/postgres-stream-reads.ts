@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { StatementBatcher } from '@xaalis/kernel';
+import { StatementBatcher } from '@xaalis/batching';
 
 /**
  * Grouped reads of whole streams, for `aggregateStream` (a payment's GET): the reads asked for

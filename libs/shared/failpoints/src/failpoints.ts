@@ -13,7 +13,7 @@ export const FAILPOINTS = [
   'idempotency.after_claim',
   /** The handler's answer is built; the key's outcome is not stored yet. */
   'idempotency.before_complete',
-  /** A payment's creation is decided; nothing is appended yet. */
+  /** A payment's creation is about to be decided and appended; nothing is appended yet. */
   'payments.create.before_append',
   /** A payment's first events are appended; nothing has answered yet. */
   'payments.create.after_append',

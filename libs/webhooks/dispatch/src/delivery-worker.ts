@@ -8,8 +8,9 @@ import {
 } from '@nestjs/common';
 import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { Clock } from '@xaalis/kernel';
+import { DeliveryQueue } from './delivery-queue';
 import { WebhookAttempt } from './webhook-attempt';
-import { WebhookStore, type LeasedDelivery } from './webhook-store';
+import type { LeasedDelivery } from './webhook-rows';
 
 /** Attempts in flight at once in one app. */
 export const MAX_IN_FLIGHT = 64;
@@ -45,7 +46,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   pollMs = 200;
 
   constructor(
-    private readonly store: WebhookStore,
+    private readonly queue: DeliveryQueue,
     private readonly attempt: WebhookAttempt,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: XaalisConfig,
@@ -95,7 +96,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const busy = [...this.perEndpoint]
       .filter(([, count]) => count >= MAX_IN_FLIGHT_PER_ENDPOINT)
       .map(([endpoint]) => endpoint);
-    const rows = await this.store.lease({
+    const rows = await this.queue.lease({
       now: this.clock.now(),
       leaseMs: this.config.webhookLeaseMs,
       limit: free,

@@ -3,9 +3,10 @@ import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { Clock } from '@xaalis/kernel';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from '@xaalis/webhook-signature';
 import { sendWebhook } from '@xaalis/webhook-sender';
+import { DeliveryQueue } from './delivery-queue';
 import { afterAttempt, DELIVERY_TIMEOUT_MS } from './delivery-schedule';
+import type { LeasedDelivery } from './webhook-rows';
 import { WebhookSecretsCache } from './webhook-secrets.cache';
-import { WebhookStore, type LeasedDelivery } from './webhook-store';
 import { WebhookTransport } from './webhook-transport';
 
 /** One attempt of one leased delivery: sign, POST, record the outcome and the next attempt. */
@@ -14,7 +15,7 @@ export class WebhookAttempt {
   private readonly logger = new Logger('WebhookDelivery');
 
   constructor(
-    private readonly store: WebhookStore,
+    private readonly queue: DeliveryQueue,
     private readonly secrets: WebhookSecretsCache,
     private readonly transport: WebhookTransport,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -32,7 +33,7 @@ export class WebhookAttempt {
       now,
       retryBaseMs: this.config.webhookRetryBaseMs,
     });
-    await this.store.recordAttempt({
+    await this.queue.recordAttempt({
       id: delivery.id,
       lease: delivery.lease,
       status: next.status,

@@ -1,14 +1,23 @@
 import { Module } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { PG_POOL } from '@xaalis/config';
+import { DeliveryQueue } from './delivery-queue';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookAttempt } from './webhook-attempt';
 import { WebhookEventMetrics } from './webhook-event-metrics';
+import { WebhookEndpoints } from './webhook-endpoints';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
+import { WebhookQueries } from './webhook-queries';
 import { WebhookSecretsCache } from './webhook-secrets.cache';
-import { WebhookStore } from './webhook-store';
 import { WebhookTransport } from './webhook-transport';
 import { WebhooksService } from './webhooks.service';
+
+/** A class of plain SQL over the pool, kept free of Nest: tests make one with `new`. */
+const onPool = <T>(type: new (pool: Pool) => T) => ({
+  provide: type,
+  inject: [PG_POOL],
+  useFactory: (pool: Pool) => new type(pool),
+});
 
 /**
  * Webhook dispatch (spec 6): events in, durable deliveries, the sending worker, and the queries
@@ -16,11 +25,9 @@ import { WebhooksService } from './webhooks.service';
  */
 @Module({
   providers: [
-    {
-      provide: WebhookStore,
-      inject: [PG_POOL],
-      useFactory: (pool: Pool) => new WebhookStore(pool),
-    },
+    onPool(DeliveryQueue),
+    onPool(WebhookEndpoints),
+    onPool(WebhookQueries),
     WebhookSecretsCache,
     WebhookTransport,
     WebhookAttempt,

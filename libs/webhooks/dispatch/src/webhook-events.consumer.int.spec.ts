@@ -6,8 +6,8 @@ import { FixedClock, newId } from '@xaalis/kernel';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
 import type { DeliveryWorker } from './delivery-worker';
 import { WebhookEventMetrics, type RecordedOutcome } from './webhook-event-metrics';
+import { WebhookEndpoints } from './webhook-endpoints';
 import { WebhookEventsConsumer } from './webhook-events.consumer';
-import { WebhookStore } from './webhook-store';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const MERCHANTS = 60;
@@ -20,7 +20,7 @@ const MERCHANTS = 60;
 describeWithPostgres('WebhookEventsConsumer and the default endpoint set by request', () => {
   let database: TestDatabase;
   let pool: Pool;
-  let store: WebhookStore;
+  let endpoints: WebhookEndpoints;
   let metrics: HttpMetrics;
   let consumer: WebhookEventsConsumer;
   /** Stands in for the sending worker, which is not under test: only its wake-ups are. */
@@ -29,12 +29,11 @@ describeWithPostgres('WebhookEventsConsumer and the default endpoint set by requ
   beforeAll(async () => {
     database = await createTestDatabase();
     pool = database.pool;
-    store = new WebhookStore(pool);
+    endpoints = new WebhookEndpoints(pool);
     metrics = new HttpMetrics({ collectDefaultMetrics: false });
     consumer = new WebhookEventsConsumer(
       pool,
       new FixedClock(NOW),
-      store,
       worker as unknown as DeliveryWorker,
       new WebhookEventMetrics(metrics),
     );
@@ -97,7 +96,7 @@ describeWithPostgres('WebhookEventsConsumer and the default endpoint set by requ
         const change = accountUpdated(merchantId, urlOf(merchantId), at);
         // account.updated travels apart from the payments: before, beside or after them.
         const late = i % 3 === 0 ? consumer.receive(change) : undefined;
-        await store.setDefaultEndpoint({ merchantId, mode: 'test', url: urlOf(merchantId), at });
+        await endpoints.setDefault({ merchantId, mode: 'test', url: urlOf(merchantId), at });
         const beside = i % 3 === 1 ? consumer.receive(change) : undefined;
         await consumer.receive(paymentSucceeded(merchantId));
         await Promise.all([late, beside]);

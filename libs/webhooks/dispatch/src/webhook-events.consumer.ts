@@ -6,7 +6,7 @@ import { IntegrationEvent, validateMessage } from '@xaalis/contracts';
 import { validationError, type Clock, type Mode } from '@xaalis/kernel';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookEventMetrics } from './webhook-event-metrics';
-import { WebhookStore } from './webhook-store';
+import { recordEvent, upsertDefaultEndpoint } from './webhook-intake';
 
 export const WEBHOOKS_CONSUMER = 'webhooks.dispatch';
 
@@ -23,7 +23,6 @@ export class WebhookEventsConsumer {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly store: WebhookStore,
     private readonly worker: DeliveryWorker,
     private readonly metrics: WebhookEventMetrics,
   ) {}
@@ -35,7 +34,7 @@ export class WebhookEventsConsumer {
       // Usually a repeat: PATCH /v1/account set the endpoint before answering. This covers a
       // PATCH whose request got no answer.
       await processOnce(this.pool, WEBHOOKS_CONSUMER, event.id, (tx) =>
-        this.store.upsertDefaultEndpoint(tx, {
+        upsertDefaultEndpoint(tx, {
           merchantId: event.merchant_id,
           mode,
           url: webhookUrlOf(event),
@@ -46,7 +45,7 @@ export class WebhookEventsConsumer {
     }
     let matched = 0;
     const recorded = await processOnce(this.pool, WEBHOOKS_CONSUMER, event.id, async (tx) => {
-      matched = await this.store.recordEvent(tx, event, this.clock.now());
+      matched = await recordEvent(tx, event, this.clock.now());
     });
     if (!recorded) return;
     this.metrics.eventRecorded(event.type, matched);

@@ -38,6 +38,24 @@ export interface EventRow {
   body: string;
 }
 
+/** A delivery leased for one attempt: what the sender needs, and the lease it holds. */
+export interface LeasedDelivery {
+  id: string;
+  merchant_id: string;
+  endpoint_id: string;
+  url: string;
+  event_id: string;
+  body: string;
+  attempts: number;
+  lease: number;
+}
+
+/** One page of a list, newest first (CONTRACT 4). */
+export interface Page {
+  limit: number;
+  startingAfter?: string;
+}
+
 /** Spec 2.8. Only `full` payloads exist. */
 export function toEndpointObject(row: EndpointRow): WebhookEndpointReply {
   return {

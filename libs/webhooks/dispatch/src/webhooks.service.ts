@@ -16,22 +16,26 @@ import type {
   ListRequest,
 } from '@xaalis/contracts';
 import { DomainError, invalidState, notFound, type Clock } from '@xaalis/kernel';
+import { DeliveryQueue } from './delivery-queue';
 import { WebhookAttempt } from './webhook-attempt';
+import { WebhookEndpoints } from './webhook-endpoints';
+import { WebhookQueries } from './webhook-queries';
 import { toDeliveryObject, toEndpointObject, toEventObject } from './webhook-rows';
-import { WebhookStore } from './webhook-store';
 
 /** The webhooks app's answers to the gateway: endpoints, deliveries, events of one merchant and mode. */
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly store: WebhookStore,
+    private readonly webhookEndpoints: WebhookEndpoints,
+    private readonly queue: DeliveryQueue,
+    private readonly queries: WebhookQueries,
     private readonly attempt: WebhookAttempt,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: XaalisConfig,
   ) {}
 
   async createEndpoint(request: CreateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
-    const row = await this.store.createEndpoint({
+    const row = await this.webhookEndpoints.create({
       id: request.endpoint_id,
       merchantId: request.merchant_id,
       mode: request.mode,
@@ -44,7 +48,7 @@ export class WebhooksService {
   }
 
   async updateEndpoint(request: UpdateWebhookEndpointRequest): Promise<WebhookEndpointReply> {
-    const row = await this.store.updateEndpoint({
+    const row = await this.webhookEndpoints.update({
       merchantId: request.merchant_id,
       mode: request.mode,
       id: request.endpoint_id,
@@ -64,7 +68,7 @@ export class WebhooksService {
   async setDefaultEndpoint(
     request: SetDefaultWebhookEndpointRequest,
   ): Promise<WebhookEndpointReply> {
-    const row = await this.store.setDefaultEndpoint({
+    const row = await this.webhookEndpoints.setDefault({
       merchantId: request.merchant_id,
       mode: request.mode,
       url: request.url,
@@ -74,18 +78,18 @@ export class WebhooksService {
   }
 
   async endpoints(request: ListRequest): Promise<WebhookEndpointListReply> {
-    const rows = await this.store.endpoints(request.merchant_id, request.mode, page(request));
+    const rows = await this.webhookEndpoints.list(request.merchant_id, request.mode, page(request));
     return toPage(rows, request, toEndpointObject);
   }
 
   async deliveries(request: ListRequest): Promise<WebhookDeliveryListReply> {
-    const rows = await this.store.deliveries(request.merchant_id, request.mode, page(request));
+    const rows = await this.queries.deliveries(request.merchant_id, request.mode, page(request));
     return toPage(rows, request, toDeliveryObject);
   }
 
   /** Sends now, whatever the delivery's status, and answers with the outcome. */
   async retry(request: WebhookDeliveryRef): Promise<WebhookDeliveryReply> {
-    const leased = await this.store.leaseOne({
+    const leased = await this.queue.leaseOne({
       merchantId: request.merchant_id,
       mode: request.mode,
       deliveryId: request.delivery_id,
@@ -94,19 +98,19 @@ export class WebhooksService {
     });
     if (!leased) throw notFound('webhook delivery');
     await this.attempt.run(leased);
-    const row = await this.store.delivery(request.merchant_id, request.mode, request.delivery_id);
+    const row = await this.queries.delivery(request.merchant_id, request.mode, request.delivery_id);
     if (!row) throw notFound('webhook delivery');
     return toDeliveryObject(row);
   }
 
   async event(request: WebhookEventRef): Promise<WebhookEventReply> {
-    const row = await this.store.event(request.merchant_id, request.mode, request.event_id);
+    const row = await this.queries.event(request.merchant_id, request.mode, request.event_id);
     if (!row) throw notFound('event');
     return toEventObject(row);
   }
 
   async events(request: ListWebhookEventsRequest): Promise<WebhookEventListReply> {
-    const rows = await this.store.events(request.merchant_id, request.mode, {
+    const rows = await this.queries.events(request.merchant_id, request.mode, {
       ...page(request),
       type: request.type,
     });

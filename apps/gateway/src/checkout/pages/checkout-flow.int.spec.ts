@@ -1,5 +1,5 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { describeWithChromium } from './testing/describe-with-chromium';
+import { describeWithChromium } from '../../pages/testing/describe-with-chromium';
 import { newCustomerView } from './testing/new-customer-view';
 import { startMerchantSite, StubGateway } from './testing/stub-gateway';
 

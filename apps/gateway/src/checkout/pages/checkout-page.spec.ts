@@ -1,7 +1,13 @@
 import { renderCheckoutPage } from './checkout-page';
 import type { CustomerPaymentView } from './customer-payment-view';
-import { newCustomerView, TEST_NONCE } from './testing/new-customer-view';
-import { dataBlock, markupOnly, tagsWhere, textOf } from './testing/page-markup';
+import {
+  dataBlock,
+  markupOnly,
+  tagsWhere,
+  TEST_NONCE,
+  textOf,
+} from '../../pages/testing/page-markup';
+import { newCustomerView } from './testing/new-customer-view';
 
 const render = (view: Partial<CustomerPaymentView> = {}, clientSecret = 'pay_1_secret_abc') =>
   renderCheckoutPage({ view: newCustomerView(view), clientSecret, nonce: TEST_NONCE });

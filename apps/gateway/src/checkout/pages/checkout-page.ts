@@ -1,3 +1,14 @@
+import {
+  dataScript,
+  formatXof,
+  icon,
+  markup,
+  renderDocument,
+  type SafeHtml,
+  safeHttpUrl,
+  script,
+} from '../../pages';
+import { CUSTOMER_PROVIDERS } from '@xaalis/kernel';
 import { CHECKOUT_SCRIPT_JS } from './checkout-script';
 import {
   type CustomerPaymentView,
@@ -5,11 +16,6 @@ import {
   PROVIDER_NAMES,
   type SandboxProvider,
 } from './customer-payment-view';
-import { formatXof } from './format-xof';
-import { markup, type SafeHtml } from './html';
-import { icon } from './icons';
-import { dataScript, renderDocument, script } from './page-layout';
-import { safeHttpUrl } from './safe-url';
 
 export interface CheckoutPageInput {
   view: CustomerPaymentView;
@@ -66,8 +72,6 @@ function stateSection(view: CustomerPaymentView): SafeHtml {
     }
   }
 }
-
-const CUSTOMER_PROVIDERS: readonly CustomerProvider[] = ['wave', 'orange_money'];
 
 function picker(available: readonly string[]): SafeHtml {
   // The API's order is kept; anything unknown or repeated is dropped rather than shown broken.

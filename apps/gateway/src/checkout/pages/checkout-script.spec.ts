@@ -1,8 +1,9 @@
 import { Script } from 'node:vm';
+import { itKeepsOnlyHttpUrls } from '../../pages/testing/http-url-rule';
 import { CHECKOUT_SCRIPT_JS } from './checkout-script';
-import { checkoutHelpers } from './testing/page-markup';
+import { checkoutHelpers } from './testing/checkout-helpers';
 
-const { normalizePhone, isValidPhone, payErrorMessage } = checkoutHelpers();
+const { normalizePhone, isValidPhone, navigableUrl, payErrorMessage } = checkoutHelpers();
 
 describe('the checkout script', () => {
   it('is valid JavaScript', () => {
@@ -45,6 +46,10 @@ describe('normalizePhone', () => {
   it('turns an empty field into an empty string (no phone is sent)', () => {
     expect(normalizePhone('   ')).toBe('');
   });
+});
+
+describe('navigableUrl (safeHttpUrl in the browser)', () => {
+  itKeepsOnlyHttpUrls(navigableUrl);
 });
 
 describe('payErrorMessage', () => {

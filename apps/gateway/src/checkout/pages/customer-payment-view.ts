@@ -1,3 +1,7 @@
+import type { CustomerProvider, PaymentProvider } from '@xaalis/kernel';
+
+export type { CustomerProvider };
+
 /** What the customer sees of a payment (spec 2.2): the JSON of the public pay and read steps. */
 export interface CustomerPaymentView {
   id: string;
@@ -7,7 +11,7 @@ export interface CustomerPaymentView {
   status: PaymentStatus;
   description: string | null;
   merchant: { name: string };
-  provider: 'wave' | 'orange_money' | 'mock' | null;
+  provider: PaymentProvider | null;
   available_providers: CustomerProvider[];
   next_action: { type: 'redirect'; url: string };
   expires_at: string;
@@ -17,10 +21,8 @@ export interface CustomerPaymentView {
 export type PaymentStatus =
   'requires_payment_method' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'refunded';
 
-/** The providers a customer can pick; `mock` exists only in test-mode responses. */
-export type CustomerProvider = 'wave' | 'orange_money';
-
-export type SandboxProvider = CustomerProvider | 'mock';
+/** `mock` exists only in test-mode responses. */
+export type SandboxProvider = PaymentProvider;
 
 export const PROVIDER_NAMES: Record<SandboxProvider, string> = {
   wave: 'Wave',

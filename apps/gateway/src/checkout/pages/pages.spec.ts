@@ -1,10 +1,9 @@
+import { contentSecurityPolicy, renderMessagePage } from '../../pages';
+import { startTags, TEST_NONCE } from '../../pages/testing/page-markup';
 import { renderCheckoutPage } from './checkout-page';
-import { contentSecurityPolicy } from './content-security-policy';
 import type { CustomerPaymentView } from './customer-payment-view';
-import { renderMessagePage } from './message-page';
 import { renderSandboxPage } from './sandbox-page';
-import { newCustomerView, TEST_NONCE } from './testing/new-customer-view';
-import { startTags } from './testing/page-markup';
+import { newCustomerView } from './testing/new-customer-view';
 
 const checkout = (view: Partial<CustomerPaymentView>) =>
   renderCheckoutPage({

@@ -1,6 +1,5 @@
+import { markupOnly, tagsWhere, TEST_NONCE, textOf } from '../../pages/testing/page-markup';
 import { renderSandboxPage, type SandboxPageInput } from './sandbox-page';
-import { TEST_NONCE } from './testing/new-customer-view';
-import { markupOnly, tagsWhere, textOf } from './testing/page-markup';
 
 const render = (
   payment: Partial<SandboxPageInput['payment']> = {},

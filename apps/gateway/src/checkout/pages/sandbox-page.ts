@@ -1,7 +1,5 @@
+import { formatXof, markup, renderDocument } from '../../pages';
 import { PROVIDER_NAMES, type SandboxProvider } from './customer-payment-view';
-import { formatXof } from './format-xof';
-import { markup } from './html';
-import { renderDocument } from './page-layout';
 
 export interface SandboxPageInput {
   payment: {

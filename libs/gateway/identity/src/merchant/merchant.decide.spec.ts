@@ -1,4 +1,4 @@
-import { DomainError, fold } from '@xaalis/kernel';
+import { givenWhenThen } from '@xaalis/kernel/testing';
 import type { MerchantCommand } from './merchant.commands';
 import { merchantDecider } from './merchant.decide';
 import type { MerchantEvent } from './merchant.events';
@@ -19,27 +19,7 @@ import {
 
 const HOUR = 3_600_000;
 
-/** given these events, when this command: the events decided, or the refusal. */
-function given(events: MerchantEvent[]) {
-  const state = fold(merchantDecider.evolve, merchantDecider.initialState(), events);
-  return {
-    when: (command: MerchantCommand) => ({
-      then: (expected: MerchantEvent[]) =>
-        expect(merchantDecider.decide(command, state)).toEqual(expected),
-      thenRefuses: (code: DomainError['code']) => {
-        let caught: unknown;
-        try {
-          merchantDecider.decide(command, state);
-        } catch (error) {
-          caught = error;
-        }
-        expect(caught).toBeInstanceOf(DomainError);
-        expect((caught as DomainError).code).toBe(code);
-        return caught as DomainError;
-      },
-    }),
-  };
-}
+const { given, stateOf } = givenWhenThen(merchantDecider);
 
 const createMerchant: MerchantCommand = {
   type: 'CreateMerchant',
@@ -288,10 +268,7 @@ describe('merchant decider', () => {
     it('with no grace, stops the old key at once', () => {
       const [event] = merchantDecider.decide(
         rollKey(KEY.keyId),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(KEY),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(KEY)]),
       );
       expect(event.type === 'ApiKeyRolled' && event.data.scheduledRevokeAt).toBe(T0.toISOString());
     });
@@ -300,10 +277,7 @@ describe('merchant decider', () => {
       const restricted = issuedKey({ kind: 'restricted', scopes: ['balance:read'] });
       const [event] = merchantDecider.decide(
         rollKey(restricted.keyId, { kind: 'restricted' }),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(restricted),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(restricted)]),
       );
       expect(event.type === 'ApiKeyRolled' && event.data.newKey.scopes).toEqual(['balance:read']);
     });
@@ -321,10 +295,7 @@ describe('merchant decider', () => {
     it('refuses a key already rolled, during its grace and after it', () => {
       const rolled = merchantDecider.decide(
         rollKey(KEY.keyId, { graceHours: 2 }),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(KEY),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(KEY)]),
       );
       const history = [merchantCreated(), apiKeyIssued(KEY), ...rolled];
       const again = (now: Date) =>
@@ -340,10 +311,7 @@ describe('merchant decider', () => {
     it('on a retry whose first run rolled (same replacement id), gives the replacement a new secret', () => {
       const rolled = merchantDecider.decide(
         rollKey(KEY.keyId, { graceHours: 2 }),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(KEY),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(KEY)]),
       );
       const retry = rollKey(KEY.keyId, {
         graceHours: 2,
@@ -416,10 +384,7 @@ describe('merchant decider', () => {
     it('cuts a roll grace short', () => {
       const rolled = merchantDecider.decide(
         rollKey(KEY.keyId, { graceHours: 5 }),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(KEY),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(KEY)]),
       );
       given([merchantCreated(), apiKeyIssued(KEY), ...rolled])
         .when(revoke(KEY.keyId))
@@ -435,10 +400,7 @@ describe('merchant decider', () => {
     it('refuses a rolled key whose grace is over', () => {
       const rolled = merchantDecider.decide(
         rollKey(KEY.keyId),
-        fold(merchantDecider.evolve, merchantDecider.initialState(), [
-          merchantCreated(),
-          apiKeyIssued(KEY),
-        ]),
+        stateOf([merchantCreated(), apiKeyIssued(KEY)]),
       );
       given([merchantCreated(), apiKeyIssued(KEY), ...rolled])
         .when(revoke(KEY.keyId))

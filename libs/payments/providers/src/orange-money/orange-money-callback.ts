@@ -1,6 +1,6 @@
 import { constantTimeEqual, DomainError } from '@xaalis/kernel';
 import type { ProviderNotification } from '../payment-provider';
-import { headerValue } from '../provider-http';
+import { headerValue } from '@xaalis/provider-http';
 import {
   isMerchantPayment,
   orangeOutcome,

@@ -1,9 +1,12 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
 import { DomainError, FixedClock, newId } from '@xaalis/kernel';
+import {
+  startFakeOrangeMoney,
+  warmUpFetch,
+  type FakeOrangeMoney,
+} from '@xaalis/provider-http/testing';
 import type { StartCheckout } from '../payment-provider';
 import { startNotificationReceiver } from '../test-support/notification-receiver';
-import { warmUpFetch } from '../test-support/warm-up-fetch';
-import { startFakeOrangeMoney, type FakeOrangeMoney } from '../testing/fake-orange-money';
 import { ORANGE_MONEY_QR_VALIDITY_SECONDS, OrangeMoneyProvider } from './orange-money-provider';
 
 const CREDENTIALS = {

@@ -1,5 +1,17 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
 import { DomainError, isRecord, systemClock } from '@xaalis/kernel';
+import {
+  assertXofAmount,
+  callProvider,
+  describeAnswer,
+  isDefinitiveRefusal,
+  isSuccess,
+  OrangeMoneyTokens,
+  stringOrNull,
+  type FetchFn,
+  type ProviderOptions,
+  type ProviderResponse,
+} from '@xaalis/provider-http';
 import type {
   LivePaymentProvider,
   PaymentLookup,
@@ -10,18 +22,7 @@ import type {
   StartCheckout,
   StartCheckoutResult,
 } from '../payment-provider';
-import {
-  callProvider,
-  describeAnswer,
-  isDefinitiveRefusal,
-  isSuccess,
-  stringOrNull,
-  type FetchFn,
-  type ProviderResponse,
-} from '../provider-http';
-import { assertXofAmount, type ProviderOptions } from '../provider-options';
 import { parseOrangeMoneyCallback } from './orange-money-callback';
-import { OrangeMoneyTokens } from './orange-money-token';
 import {
   orangeLookupStatus,
   readOrangeTransaction,

@@ -1,6 +1,6 @@
 import type { PaymentLookup, ProviderPaymentStatus } from '../payment-provider';
 import { isRecord } from '@xaalis/kernel';
-import { stringOrNull } from '../provider-http';
+import { stringOrNull } from '@xaalis/provider-http';
 
 /**
  * An Orange Money (Sonatel) transaction, as the transaction search and the merchant callback

@@ -1,7 +1,7 @@
 import { DomainError } from '@xaalis/kernel';
 import type { ProviderNotification } from '../payment-provider';
 import { isRecord } from '@xaalis/kernel';
-import { headerValue } from '../provider-http';
+import { headerValue } from '@xaalis/provider-http';
 import { verifyWaveSignature } from './wave-signature';
 import { parseWaveAmount, readWaveSession } from './wave-session';
 

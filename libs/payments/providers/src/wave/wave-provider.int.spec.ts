@@ -1,9 +1,8 @@
 import type { WaveConfig } from '@xaalis/config';
 import { DomainError, newId } from '@xaalis/kernel';
+import { startFakeWave, warmUpFetch, type FakeWave } from '@xaalis/provider-http/testing';
 import type { RefundRequest, StartCheckout } from '../payment-provider';
 import { startNotificationReceiver } from '../test-support/notification-receiver';
-import { warmUpFetch } from '../test-support/warm-up-fetch';
-import { startFakeWave, type FakeWave } from '../testing/fake-wave';
 import { WaveProvider } from './wave-provider';
 
 const API_KEY = 'wave_sn_prod_int_test_key';

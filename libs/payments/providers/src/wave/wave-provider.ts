@@ -1,5 +1,16 @@
 import type { WaveConfig } from '@xaalis/config';
 import { DomainError, isRecord } from '@xaalis/kernel';
+import {
+  assertXofAmount,
+  callProvider,
+  describeAnswer,
+  isDefinitiveRefusal,
+  isSuccess,
+  stringOrNull,
+  type FetchFn,
+  type ProviderOptions,
+  type ProviderResponse,
+} from '@xaalis/provider-http';
 import type {
   LivePaymentProvider,
   PaymentLookup,
@@ -10,16 +21,6 @@ import type {
   StartCheckout,
   StartCheckoutResult,
 } from '../payment-provider';
-import {
-  callProvider,
-  describeAnswer,
-  isDefinitiveRefusal,
-  isSuccess,
-  stringOrNull,
-  type FetchFn,
-  type ProviderResponse,
-} from '../provider-http';
-import { assertXofAmount, type ProviderOptions } from '../provider-options';
 import { parseWaveNotification } from './wave-notification';
 import {
   pickWaveSession,

@@ -1,6 +1,6 @@
 import type { ProviderPaymentStatus } from '../payment-provider';
 import { isRecord } from '@xaalis/kernel';
-import { stringOrNull } from '../provider-http';
+import { stringOrNull } from '@xaalis/provider-http';
 
 /**
  * A Wave checkout session as the Checkout API returns it (the fields we read). Amounts are

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
-import { StatementBatcher, ulid, type Mode } from '@xaalis/kernel';
+import { StatementBatcher } from '@xaalis/batching';
+import { ulid, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
 import { HTTP_EDGE_OPTIONS, type HttpEdgeOptions } from '../http-edge.options';
 
@@ -96,7 +97,8 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
     private readonly options: Pick<HttpEdgeOptions, 'idempotencyLeaseMs'>,
   ) {
     this.writes = new StatementBatcher({
-      alone: (write) => (write.kind === 'claim' ? this.claimAlone(write) : this.completeAlone(write)),
+      alone: (write) =>
+        write.kind === 'claim' ? this.claimAlone(write) : this.completeAlone(write),
       together: (writes) => this.writeTogether(writes),
       maxBatch: MAX_GROUPED,
     });

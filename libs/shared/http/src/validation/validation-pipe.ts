@@ -1,11 +1,5 @@
 import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
-import {
-  DomainError,
-  rememberValidationMetadata,
-  validateFast,
-  validationError,
-  type FastValidationOptions,
-} from '@xaalis/kernel';
+import { DomainError, validationError } from '@xaalis/kernel';
 import { toFieldIssues } from './field-issues';
 
 /** The settings of the one global pipe (see createValidationPipe). */
@@ -28,22 +22,11 @@ const PIPE_OPTIONS = {
  * convert strings explicitly with `@Type(() => Number)` where they need it (see ListQueryDto).
  */
 export function createValidationPipe(): ValidationPipe {
-  rememberValidationMetadata();
   return new XaalisValidationPipe(PIPE_OPTIONS);
 }
 
-/** The same settings, as `validateFast` takes them. */
-export const PIPE_RULES: FastValidationOptions = {
-  unknownProperties: PIPE_OPTIONS.forbidNonWhitelisted ? 'refuse' : 'strip',
-  exposeDefaultValues: PIPE_OPTIONS.transformOptions.exposeDefaultValues,
-};
-
 /**
- * A valid plain body or query takes `validateFast`: the instance Nest's pipe would return, without
- * class-transformer and class-validator (a large part of a request's CPU). Everything else,
- * failures included, goes through Nest's pipe, which words the errors.
- *
- * class-transformer turns a JSON array or scalar sent as a body into something class-validator
+ * Nest's pipe, after one check of its own: class-transformer turns a JSON array or scalar sent as a body into something class-validator
  * reports without a field name; such a body is refused first, in plain words. A missing body is
  * left to the DTO, whose required fields then say what is missing.
  */
@@ -52,10 +35,6 @@ class XaalisValidationPipe extends ValidationPipe {
     const absent = value === undefined || value === null;
     if (metadata.type === 'body' && this.toValidate(metadata) && !absent && !isJsonObject(value)) {
       throw new DomainError('validation_error', 'The request body must be a JSON object.');
-    }
-    if (metadata.metatype && this.toValidate(metadata)) {
-      const valid = validateFast(metadata.metatype as new () => object, value, PIPE_RULES);
-      if (valid !== undefined) return valid;
     }
     return super.transform(value, metadata);
   }

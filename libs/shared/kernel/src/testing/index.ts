@@ -1,2 +1,2 @@
 export * from './seeded-random';
-export * from './validation-comparison';
+export * from './given-when-then';

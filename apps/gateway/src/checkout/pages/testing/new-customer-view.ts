@@ -21,5 +21,3 @@ export const newCustomerView = (
   return_url: 'https://shop.example/orders/1042',
   ...overrides,
 });
-
-export const TEST_NONCE = 'rAnd0mN0nce+/value_-123';

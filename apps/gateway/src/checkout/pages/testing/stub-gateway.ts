@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { htmlPageHeaders, newCspNonce, renderMessagePage } from '../../../pages';
 import { renderCheckoutPage } from '../checkout-page';
-import { htmlPageHeaders, newCspNonce } from '../content-security-policy';
 import type { CustomerPaymentView, SandboxProvider } from '../customer-payment-view';
-import { renderMessagePage } from '../message-page';
 import { renderSandboxPage } from '../sandbox-page';
 
 export interface PayReply {

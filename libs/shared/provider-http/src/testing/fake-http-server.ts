@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
  */
 export type FailureKind = 500 | 429 | 400 | 'timeout';
 
+/** The failures a fake answers with an error body in its provider's shape. */
+export type InjectedStatus = Exclude<FailureKind, 'timeout'>;
+
 export interface RecordedRequest {
   method: string;
   /** Path and query string, e.g. `/v1/checkout/sessions/search?client_reference=pay_1`. */
@@ -30,6 +33,36 @@ export interface FakeReply {
 /** Returned by a handler: answer, or hold the answer (`'hold'`) until the server closes. */
 export type FakeHandlerResult = FakeReply | 'hold';
 
+/** A request as a fake's handler sees it: the recorded request and its parsed URL. */
+export type FakeRequest = RecordedRequest & { url: URL };
+
+/**
+ * One endpoint of a fake. A fake keeps its endpoints in lists, one for each API of the provider
+ * (Wave's Checkout and Payout APIs, Orange Money's merchant payments and transactions), so
+ * another API (a cash-in, a payout lookup) is one more list behind the same key check and
+ * failure injection.
+ */
+export interface FakeRoute {
+  method: 'GET' | 'POST';
+  /** Matched against the whole path without the query; its groups, URI-decoded, are `params`. */
+  path: RegExp;
+  reply(request: FakeRequest, params: string[]): FakeReply;
+}
+
+/** The reply of the first route for this method and path, or null when there is none. */
+export function dispatch(routes: readonly FakeRoute[], request: FakeRequest): FakeReply | null {
+  for (const route of routes) {
+    if (route.method !== request.method) continue;
+    const match = route.path.exec(request.url.pathname);
+    if (match === null) continue;
+    return route.reply(
+      request,
+      match.slice(1).map((param) => decodeURIComponent(param)),
+    );
+  }
+  return null;
+}
+
 export interface FakeHttpServer {
   url: string;
   requests: RecordedRequest[];
@@ -37,7 +70,7 @@ export interface FakeHttpServer {
 }
 
 export async function startFakeHttpServer(
-  handle: (request: RecordedRequest & { url: URL }) => FakeHandlerResult,
+  handle: (request: FakeRequest) => FakeHandlerResult,
 ): Promise<FakeHttpServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
@@ -98,8 +131,15 @@ export class FailureQueue {
     for (let i = 0; i < times; i++) this.queue.push(kind);
   }
 
-  take(): FailureKind | null {
-    return this.queue.shift() ?? null;
+  /**
+   * One request under the next failure, if any: the injected error instead of `reply`, or for a
+   * timeout `reply` run (the provider acted) and its answer held.
+   */
+  answer(injected: (kind: InjectedStatus) => FakeReply, reply: () => FakeReply): FakeHandlerResult {
+    const failure = this.queue.shift() ?? null;
+    if (failure !== null && failure !== 'timeout') return injected(failure);
+    const answer = reply();
+    return failure === 'timeout' ? 'hold' : answer;
   }
 }
 

@@ -11,7 +11,7 @@ export function assertCspNonce(nonce: string): void {
 }
 
 /**
- * The `Content-Security-Policy` value for the checkout, sandbox and message pages.
+ * The `Content-Security-Policy` value for every hosted page (checkout, sandbox, message).
  *
  * `form-action 'self'`: the only forms are the sandbox's Approve and Decline, which post to this
  * origin. Chromium and WebKit also check `form-action` against every redirect that follows a form

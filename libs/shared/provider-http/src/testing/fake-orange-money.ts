@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  dispatch,
   FailureQueue,
   postNotification,
   randomId,
@@ -8,6 +9,8 @@ import {
   type FakeHandlerResult,
   type FakeNotification,
   type FakeReply,
+  type FakeRoute,
+  type InjectedStatus,
   type RecordedRequest,
 } from './fake-http-server';
 
@@ -240,46 +243,49 @@ export async function startFakeOrangeMoney(options: {
     };
   };
 
-  const route = (request: RecordedRequest & { url: URL }): FakeReply => {
-    const path = request.url.pathname;
-    if (request.method === 'POST' && path === '/api/eWallet/v4/qrcode')
-      return createQrCode(request.body);
-    if (request.method === 'GET' && path === '/api/eWallet/v1/transactions') {
-      const query = request.url.searchParams;
-      const matches = transactions.filter(
-        (t) =>
-          (query.get('reference') === null || t.reference === query.get('reference')) &&
-          (query.get('transactionId') === null || t.transactionId === query.get('transactionId')) &&
-          (query.get('status') === null || t.status === query.get('status')) &&
-          // Like Sonatel's: a `type` filter finds nothing, whatever the type.
-          query.get('type') === null,
-      );
-      return { status: 200, body: matches };
-    }
-    const status = /^\/api\/eWallet\/v1\/transactions\/([^/]+)\/status$/.exec(path);
-    if (request.method === 'GET' && status !== null) {
-      const found = transactions.find(
-        (t) => t.transactionId === decodeURIComponent(status[1] ?? ''),
-      );
-      return found === undefined
-        ? {
-            status: 404,
-            body: { ...problem(404, 'Entity not found', 'Entity not found'), code: '60' },
-          }
-        : { status: 200, body: { status: found.status } };
-    }
-    return {
-      status: 404,
-      body: { ...problem(404, 'Entity not found', 'Entity not found'), code: '60' },
-    };
-  };
+  /** Merchant payments: the QR code and deep links a customer pays. */
+  const merchantPaymentRoutes: FakeRoute[] = [
+    {
+      method: 'POST',
+      path: /^\/api\/eWallet\/v4\/qrcode$/,
+      reply: (request) => createQrCode(request.body),
+    },
+  ];
+
+  /** The transaction search and status, which serve every transaction type Sonatel records. */
+  const transactionRoutes: FakeRoute[] = [
+    {
+      method: 'GET',
+      path: /^\/api\/eWallet\/v1\/transactions$/,
+      reply: (request) => {
+        const query = request.url.searchParams;
+        const matches = transactions.filter(
+          (t) =>
+            (query.get('reference') === null || t.reference === query.get('reference')) &&
+            (query.get('transactionId') === null ||
+              t.transactionId === query.get('transactionId')) &&
+            (query.get('status') === null || t.status === query.get('status')) &&
+            // Like Sonatel's: a `type` filter finds nothing, whatever the type.
+            query.get('type') === null,
+        );
+        return { status: 200, body: matches };
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/eWallet\/v1\/transactions\/([^/]+)\/status$/,
+      reply: (_request, [transactionId]) => {
+        const found = transactions.find((t) => t.transactionId === transactionId);
+        return found === undefined ? notFound() : { status: 200, body: { status: found.status } };
+      },
+    },
+  ];
+
+  const routes = [...merchantPaymentRoutes, ...transactionRoutes];
 
   const server = await startFakeHttpServer((request): FakeHandlerResult => {
     if (request.url.pathname === '/oauth/v1/token' && request.method === 'POST') {
-      const failure = tokenFailures.take();
-      if (failure !== null && failure !== 'timeout') return injected(failure);
-      const reply = issueToken(request);
-      return failure === 'timeout' ? 'hold' : reply;
+      return tokenFailures.answer(injected, () => issueToken(request));
     }
     const bearer = /^Bearer (\S+)$/.exec(request.headers['authorization'] ?? '')?.[1];
     const expiresAt = bearer === undefined ? undefined : tokens.get(bearer);
@@ -295,10 +301,7 @@ export async function startFakeOrangeMoney(options: {
         body: problem(415, 'Unsupported Media Type', 'application/json expected.'),
       };
     }
-    const failure = failures.take();
-    if (failure !== null && failure !== 'timeout') return injected(failure);
-    const reply = route(request);
-    return failure === 'timeout' ? 'hold' : reply;
+    return failures.answer(injected, () => dispatch(routes, request) ?? notFound());
   });
   baseUrl = server.url;
 
@@ -341,6 +344,14 @@ export async function startFakeOrangeMoney(options: {
   };
 }
 
+/** Sonatel's answer to an unknown path or transaction. */
+function notFound(): FakeReply {
+  return {
+    status: 404,
+    body: { ...problem(404, 'Entity not found', 'Entity not found'), code: '60' },
+  };
+}
+
 /** Sonatel's error body (RFC 7807 style, status as a string). */
 function problem(status: number, title: string, detail: string): Record<string, string> {
   return {
@@ -351,7 +362,7 @@ function problem(status: number, title: string, detail: string): Record<string, 
   };
 }
 
-function injected(kind: 500 | 429 | 400): FakeReply {
+function injected(kind: InjectedStatus): FakeReply {
   switch (kind) {
     case 500:
       return { status: 500, body: problem(500, 'Internal Server Error', 'Injected failure.') };

@@ -1,5 +1,5 @@
 import { contentSecurityPolicy, htmlPageHeaders, newCspNonce } from './content-security-policy';
-import { TEST_NONCE } from './testing/new-customer-view';
+import { TEST_NONCE } from './testing/page-markup';
 
 describe('contentSecurityPolicy', () => {
   it('allows only nonce-bearing scripts and styles and same-origin calls and forms', () => {

@@ -4,7 +4,7 @@ import {
   isSuccess,
   describeAnswer,
   type ProviderResponse,
-} from '../provider-http';
+} from './provider-http';
 
 export type TokenResult =
   | { ok: true; token: string }

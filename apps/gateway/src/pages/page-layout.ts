@@ -12,7 +12,7 @@ export interface DocumentParts {
 
 /**
  * The whole document. `no-referrer` repeats the response header for the case where a page is
- * served without it: the URL holds the client secret. `noindex`: a checkout is nobody's landing page.
+ * served without it: the URL holds a secret (the checkout's `cs`). `noindex`: a hosted page is nobody's landing page.
  */
 export function renderDocument({ title, nonce, main, scripts = [] }: DocumentParts): string {
   assertCspNonce(nonce);
@@ -36,7 +36,7 @@ ${scripts}
 `.value;
 }
 
-/** An inline script from a constant of this folder; the nonce is what lets it run. */
+/** An inline script from a constant of the page code; the nonce is what lets it run. */
 export const script = (nonce: string, code: string): SafeHtml =>
   markup`<script nonce="${nonce}">${trusted(code)}</script>\n`;
 

@@ -44,7 +44,7 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value));
 }
 
-/** Only for constants written in this folder (the inline CSS and script), never for data. */
+/** Only for constants written in the page code (the inline CSS, a page's script), never for data. */
 export const trusted = (text: string): SafeHtml => new SafeHtml(text);
 
 const SCRIPT_BREAKERS: Record<string, string> = {

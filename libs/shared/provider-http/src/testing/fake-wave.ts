@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import {
+  dispatch,
   FailureQueue,
   postNotification,
   randomId,
@@ -8,6 +9,9 @@ import {
   type FakeHandlerResult,
   type FakeNotification,
   type FakeReply,
+  type FakeRequest,
+  type FakeRoute,
+  type InjectedStatus,
   type RecordedRequest,
 } from './fake-http-server';
 
@@ -190,71 +194,96 @@ export async function startFakeWave(options: {
     return reply;
   };
 
-  const route = (request: RecordedRequest & { url: URL }): FakeReply => {
-    const { method } = request;
-    const path = request.url.pathname;
-    const json = request.body;
-    const needsBody =
-      method === 'POST' && (path === '/v1/checkout/sessions' || path === '/v1/payout');
-    if (
-      needsBody &&
-      (!request.headers['content-type']?.includes('application/json') || !isObject(json))
-    ) {
-      return validationError(['body: must be a JSON object']);
-    }
-    if (method === 'POST' && path === '/v1/checkout/sessions') {
-      return once(request, () => createSession(json as Record<string, unknown>));
-    }
-    if (method === 'GET' && path === '/v1/checkout/sessions/search') {
-      const reference = request.url.searchParams.get('client_reference');
-      if (reference === null) return validationError(['client_reference: required']);
-      return {
-        status: 200,
-        body: { result: [...sessions.values()].filter((s) => s.client_reference === reference) },
-      };
-    }
-    const match = /^\/v1\/checkout\/sessions\/([^/]+)(\/refund|\/expire)?$/.exec(path);
-    if (match !== null) {
-      const session = sessions.get(decodeURIComponent(match[1] ?? ''));
-      if (session === undefined) {
-        return {
-          status: 404,
-          body: { code: 'checkout-session-not-found', message: 'No such session.' },
-        };
-      }
-      if (method === 'GET' && match[2] === undefined) return { status: 200, body: session };
-      if (method === 'POST' && match[2] === '/refund') {
-        if (session.payment_status !== 'succeeded' || refundedSessions.has(session.id)) {
-          return {
-            status: 400,
-            body: { code: 'checkout-refund-failed', message: 'Not refundable.' },
-          };
-        }
-        refundedSessions.add(session.id);
-        return { status: 200 };
-      }
-      if (method === 'POST' && match[2] === '/expire') {
-        if (session.checkout_status === 'complete') {
-          return {
-            status: 400,
-            body: { code: 'checkout-session-complete', message: 'Already paid.' },
-          };
-        }
-        expireSession(session);
-        return { status: 200 };
-      }
-    }
-    if (method === 'POST' && path === '/v1/payout') {
-      if (request.headers['idempotency-key'] === undefined) {
-        return {
-          status: 400,
-          body: { code: 'missing-idempotency-key', message: 'Idempotency-Key is required.' },
-        };
-      }
-      return once(request, () => createPayout(json as Record<string, unknown>));
-    }
-    return { status: 404, body: { code: 'not-found', message: `No route ${method} ${path}.` } };
+  /** The body of a POST: Wave refuses one that is not a JSON object before anything else. */
+  const withJsonBody = (
+    request: FakeRequest,
+    handle: (body: Record<string, unknown>) => FakeReply,
+  ): FakeReply =>
+    request.headers['content-type']?.includes('application/json') && isObject(request.body)
+      ? handle(request.body)
+      : validationError(['body: must be a JSON object']);
+
+  const withSession = (id: string, handle: (session: FakeWaveSession) => FakeReply): FakeReply => {
+    const session = sessions.get(id);
+    return session === undefined
+      ? { status: 404, body: { code: 'checkout-session-not-found', message: 'No such session.' } }
+      : handle(session);
   };
+
+  /** Wave's Checkout API. */
+  const checkoutRoutes: FakeRoute[] = [
+    {
+      method: 'POST',
+      path: /^\/v1\/checkout\/sessions$/,
+      reply: (request) => withJsonBody(request, (body) => once(request, () => createSession(body))),
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/checkout\/sessions\/search$/,
+      reply: (request) => {
+        const reference = request.url.searchParams.get('client_reference');
+        if (reference === null) return validationError(['client_reference: required']);
+        return {
+          status: 200,
+          body: { result: [...sessions.values()].filter((s) => s.client_reference === reference) },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/checkout\/sessions\/([^/]+)$/,
+      reply: (_request, [id]) => withSession(id, (session) => ({ status: 200, body: session })),
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/checkout\/sessions\/([^/]+)\/refund$/,
+      reply: (_request, [id]) =>
+        withSession(id, (session) => {
+          if (session.payment_status !== 'succeeded' || refundedSessions.has(session.id)) {
+            return {
+              status: 400,
+              body: { code: 'checkout-refund-failed', message: 'Not refundable.' },
+            };
+          }
+          refundedSessions.add(session.id);
+          return { status: 200 };
+        }),
+    },
+    {
+      method: 'POST',
+      path: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/,
+      reply: (_request, [id]) =>
+        withSession(id, (session) => {
+          if (session.checkout_status === 'complete') {
+            return {
+              status: 400,
+              body: { code: 'checkout-session-complete', message: 'Already paid.' },
+            };
+          }
+          expireSession(session);
+          return { status: 200 };
+        }),
+    },
+  ];
+
+  /** Wave's Payout API: money sent to a phone, under the same key; an Idempotency-Key is required. */
+  const payoutRoutes: FakeRoute[] = [
+    {
+      method: 'POST',
+      path: /^\/v1\/payout$/,
+      reply: (request) =>
+        withJsonBody(request, (body) =>
+          request.headers['idempotency-key'] === undefined
+            ? {
+                status: 400,
+                body: { code: 'missing-idempotency-key', message: 'Idempotency-Key is required.' },
+              }
+            : once(request, () => createPayout(body)),
+        ),
+    },
+  ];
+
+  const routes = [...checkoutRoutes, ...payoutRoutes];
 
   const server = await startFakeHttpServer((request): FakeHandlerResult => {
     if (request.headers['authorization'] !== `Bearer ${options.apiKey}`) {
@@ -266,10 +295,17 @@ export async function startFakeWave(options: {
             : { code: 'invalid-auth', message: 'Invalid API key.' },
       };
     }
-    const failure = failures.take();
-    if (failure !== null && failure !== 'timeout') return injected(failure);
-    const reply = route(request);
-    return failure === 'timeout' ? 'hold' : reply;
+    return failures.answer(
+      injected,
+      () =>
+        dispatch(routes, request) ?? {
+          status: 404,
+          body: {
+            code: 'not-found',
+            message: `No route ${request.method} ${request.url.pathname}.`,
+          },
+        },
+    );
   });
   baseUrl = server.url;
 
@@ -352,7 +388,7 @@ function validationError(issues: string[]): FakeReply {
   };
 }
 
-function injected(kind: 500 | 429 | 400): FakeReply {
+function injected(kind: InjectedStatus): FakeReply {
   switch (kind) {
     case 500:
       return { status: 500, body: { code: 'internal-server-error', message: 'Injected failure.' } };

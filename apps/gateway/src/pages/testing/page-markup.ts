@@ -1,5 +1,5 @@
-import { runInNewContext } from 'node:vm';
-import { CHECKOUT_HELPERS_JS } from '../checkout-script';
+/** A nonce of CSP's grammar with each of its symbols, so a page that mangles it shows. */
+export const TEST_NONCE = 'rAnd0mN0nce+/value_-123';
 
 export interface Tag {
   name: string;
@@ -50,17 +50,3 @@ export const textOf = (html: string): string =>
   decode(markupOnly(html).replace(/<[^>]*>/g, ' '))
     .replace(/[ \t\r\n]+/g, ' ')
     .trim();
-
-export interface CheckoutHelpers {
-  normalizePhone(raw: string): string;
-  isValidPhone(phone: string): boolean;
-  navigableUrl(url: unknown): string | null;
-  payErrorMessage(code: unknown, retryAfterSeconds: number): string;
-}
-
-/** The helpers exactly as the browser gets them, run in a fresh context. */
-export const checkoutHelpers = (): CheckoutHelpers =>
-  runInNewContext(
-    `${CHECKOUT_HELPERS_JS}\n({ normalizePhone, isValidPhone, navigableUrl, payErrorMessage })`,
-    { URL },
-  ) as CheckoutHelpers;

@@ -1,6 +1,5 @@
 import { renderMessagePage } from './message-page';
-import { TEST_NONCE } from './testing/new-customer-view';
-import { markupOnly, textOf } from './testing/page-markup';
+import { markupOnly, TEST_NONCE, textOf } from './testing/page-markup';
 
 describe('renderMessagePage', () => {
   it('shows the title and the message, with the status when given', () => {
