@@ -7,7 +7,7 @@
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 4); BENCH_CONCURRENCY: HTTP clients (default 16);
- * BENCH_ONLY: some of `http,payments,webhooks,append,batch` (default all), to iterate on one pair
+ * BENCH_ONLY: some of `http,payments,webhooks,append,batch,peer` (default all), to iterate on one pair
  * while profiling.
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
@@ -21,7 +21,7 @@ import { createPool } from '@xaalis/database';
 import { PostgresEventStore } from '@xaalis/event-store';
 import { createTestDatabase, testDatabaseUrl } from '@xaalis/testing';
 import { createBaselineTable, rawBatchInsert, rawHttpPg, rawInsert } from './baselines';
-import { appendBatch, appendSingle } from './event-store';
+import { appendBatch, appendSingle, emmettAppend, emmettStore } from './event-store';
 import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
 import { closeHttpLoad } from './http-load';
 import { createPayment, rawInsertConcurrent, readPayment } from './payments';
@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     try {
       if (only.has('append')) results.push(await appendPair(pool, store, settings));
       if (only.has('batch')) results.push(await batchPair(pool, store, settings));
+      if (only.has('peer')) results.push(...(await peerPairs(store, db.url, settings)));
     } finally {
       await store.close();
     }
@@ -238,7 +239,33 @@ async function batchPair(
   return { baseline, subject, target: { kind: 'rate', min: 10_000, unit: 'events/s' } };
 }
 
-const PAIRS = ['http', 'payments', 'webhooks', 'append', 'batch'] as const;
+/** Our appends against emmett's, one event and 100-event batches (target after issue 18's item 4). */
+async function peerPairs(
+  store: PostgresEventStore,
+  databaseUrl: string,
+  settings: Settings,
+): Promise<Judged[]> {
+  log("appends beside emmett's PostgreSQL event store, sequential");
+  const emmett = await emmettStore(databaseUrl);
+  try {
+    const judged: Judged[] = [];
+    for (const [count, ours] of [
+      [1, appendSingle(store, settings.durationMs)],
+      [100, appendBatch(store, settings.durationMs)],
+    ] as const) {
+      const [baseline, subject] = await measureInterleaved(
+        [emmettAppend(emmett, count, settings.durationMs), ours],
+        settings.rounds,
+      );
+      judged.push({ baseline, subject, target: { kind: 'ratio', min: 1.5 } });
+    }
+    return judged;
+  } finally {
+    await emmett.close();
+  }
+}
+
+const PAIRS = ['http', 'payments', 'webhooks', 'append', 'batch', 'peer'] as const;
 type Pair = (typeof PAIRS)[number];
 
 function parseOnly(raw: string | undefined): Set<Pair> {

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import {
+  getPostgreSQLEventStore,
+  type PostgresEventStore as EmmettStore,
+} from '@event-driven-io/emmett-postgresql';
 import type { NewEvent, PostgresEventStore } from '@xaalis/event-store';
 import { PAYLOAD } from './baselines';
 import type { Subject } from './measure';
@@ -12,8 +16,10 @@ const run = randomBytes(4).toString('hex');
 let streams = 0;
 const freshStream = () => `benchmark-${run}${(streams++).toString(36)}`;
 
-const events = (count: number): NewEvent[] =>
+/** The same events for both stores (typed as each store takes them). */
+const recorded = (count: number) =>
   Array.from({ length: count }, () => ({ type: 'benchmark.recorded', data: PAYLOAD }));
+const events = (count: number): NewEvent[] => recorded(count);
 
 export function appendSingle(store: PostgresEventStore, durationMs: number): Subject {
   return {
@@ -28,5 +34,27 @@ export function appendBatch(store: PostgresEventStore, durationMs: number): Subj
     name: 'event append (100-event batch)',
     op: () => store.appendToStream(freshStream(), events(100), { expectedRevision: 'no_stream' }),
     options: { durationMs, unitsPerOp: 100 },
+  };
+}
+
+/**
+ * The peer (issue 18): emmett's PostgreSQL event store (`@event-driven-io/emmett-postgresql`), a
+ * maintained Node event store, appending the same events to new streams of the same database,
+ * so our store's figures stand beside a real one's and not only beside raw SQL.
+ */
+export async function emmettStore(databaseUrl: string): Promise<EmmettStore> {
+  const store = getPostgreSQLEventStore(databaseUrl);
+  await store.schema.migrate();
+  return store;
+}
+
+export function emmettAppend(store: EmmettStore, count: 1 | 100, durationMs: number): Subject {
+  return {
+    name: `emmett append (${count === 1 ? '1 event' : '100-event batch'})`,
+    op: () =>
+      store.appendToStream(freshStream(), recorded(count), {
+        expectedStreamVersion: 'STREAM_DOES_NOT_EXIST',
+      }),
+    options: { durationMs, unitsPerOp: count },
   };
 }

@@ -3,6 +3,7 @@ import { CONFIG, PG_POOL, type XaalisConfig } from '@xaalis/config';
 import { projectionRunnerProviders } from '@xaalis/runtime';
 import type { Pool } from 'pg';
 import { ApiKeyCache } from './api-keys/api-key-cache';
+import { ApiKeyChangeListener } from './api-keys/api-key-change.listener';
 import { ApiKeyUsageRecorder } from './api-keys/api-key-usage.recorder';
 import { ApiKeyAuthenticator } from './api-keys/api-key.authenticator';
 import { IdentityCommands } from './application/identity-commands.service';
@@ -49,6 +50,7 @@ const required = (value: string | undefined, name: string): string => {
     // every command already catches them up before it answers.
     ...projectionRunnerProviders(IDENTITY_PROJECTION_RUNNER, 'Identity', identityProjections),
     { provide: ApiKeyCache, useFactory: () => new ApiKeyCache() },
+    ApiKeyChangeListener,
     AuthService,
     IdentityQueries,
     ApiKeyUsageRecorder,

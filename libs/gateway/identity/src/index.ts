@@ -2,6 +2,8 @@ export * from './identity.module';
 export * from './api-keys/api-key-scopes';
 export * from './api-keys/api-key-secret';
 export * from './api-keys/api-key-cache';
+export * from './api-keys/api-key-changes';
+export * from './api-keys/api-key-change.listener';
 export * from './api-keys/agent-key-lookup';
 export * from './api-keys/api-key.authenticator';
 export * from './application/identity-commands.service';

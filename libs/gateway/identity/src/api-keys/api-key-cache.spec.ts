@@ -1,15 +1,5 @@
-import { ApiKeyCache, type CachedKey } from './api-key-cache';
-
-const key = (keyId: string): CachedKey => ({
-  keyId,
-  merchantId: 'mer_1',
-  mode: 'test',
-  kind: 'secret',
-  scopes: [],
-  secretHash: `hash-${keyId}`,
-  revokedAt: null,
-  scheduledRevokeAt: null,
-});
+import { ApiKeyCache } from './api-key-cache';
+import { cachedKey as key } from './cached-key.fixtures';
 
 describe('ApiKeyCache', () => {
   it('answers until the TTL runs out', () => {
@@ -33,6 +23,25 @@ describe('ApiKeyCache', () => {
     cache.invalidate('k1');
     expect(cache.get('h1', 1)).toBeUndefined();
     expect(cache.get('h2', 1)?.keyId).toBe('k2');
+  });
+
+  it('forgets everything at once', () => {
+    const cache = new ApiKeyCache(1000);
+    cache.set('h1', key('k1'), 0);
+    cache.set('nope', null, 0);
+    cache.clear();
+    expect(cache.get('h1', 1)).toBeUndefined();
+    expect(cache.get('nope', 1)).toBeUndefined();
+  });
+
+  it('does not keep a row read before an eviction', () => {
+    const cache = new ApiKeyCache(1000);
+    const readAt = cache.generation;
+    cache.invalidate('k1');
+    cache.set('h1', key('k1'), 0, readAt);
+    expect(cache.get('h1', 1)).toBeUndefined();
+    cache.set('h1', key('k1'), 0, cache.generation);
+    expect(cache.get('h1', 1)?.keyId).toBe('k1');
   });
 
   it('stays bounded, dropping the oldest first', () => {

@@ -18,12 +18,15 @@ interface Entry {
 }
 
 /**
- * Saves a database round trip per request. Short-lived on purpose: a revoke in another process is
- * seen within `ttlMs`; in this process `invalidate` makes it immediate. Unknown secrets are cached
- * too, so a flood of made-up keys costs one query per key per TTL. Bounded, oldest first out.
+ * Saves a database round trip per request. A change to a key evicts it in every process at once
+ * (`ApiKeyChangeListener`); the TTL is only the backstop for a notification lost with a
+ * connection. Unknown secrets are cached too, so a flood of made-up keys costs one query per key
+ * per TTL. Bounded, oldest first out.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, Entry>();
+  /** Raised by every eviction, so a lookup that read the row before it cannot put it back. */
+  private evictions = 0;
 
   constructor(
     private readonly ttlMs = 5_000,
@@ -41,7 +44,14 @@ export class ApiKeyCache {
     return entry.key;
   }
 
-  set(fingerprint: string, key: CachedKey | null, nowMs: number): void {
+  /** Taken before a lookup reads the database, and given back to `set`. */
+  get generation(): number {
+    return this.evictions;
+  }
+
+  /** Skipped when something was evicted since `readAt`: what was read may be what was evicted. */
+  set(fingerprint: string, key: CachedKey | null, nowMs: number, readAt = this.evictions): void {
+    if (readAt !== this.evictions) return;
     this.entries.delete(fingerprint);
     this.entries.set(fingerprint, { key, expiresAtMs: nowMs + this.ttlMs });
     while (this.entries.size > this.maxEntries) {
@@ -52,8 +62,14 @@ export class ApiKeyCache {
   }
 
   invalidate(keyId: string): void {
+    this.evictions += 1;
     for (const [fingerprint, entry] of this.entries) {
       if (entry.key?.keyId === keyId) this.entries.delete(fingerprint);
     }
+  }
+
+  clear(): void {
+    this.evictions += 1;
+    this.entries.clear();
   }
 }

@@ -53,7 +53,10 @@ export class ApiKeyAuthenticator {
     return key;
   }
 
-  /** Called after a revoke or roll in this process, so the change is immediate here. */
+  /**
+   * Called after a revoke or roll in this process, so the change is immediate here without waiting
+   * for the notification that evicts it in every process.
+   */
   forget(keyId: string): void {
     this.cache.invalidate(keyId);
   }
@@ -68,6 +71,7 @@ export class ApiKeyAuthenticator {
     const fingerprint = secretFingerprint(secret);
     const cached = this.cache.get(fingerprint, nowMs);
     if (cached !== undefined) return cached;
+    const readAt = this.cache.generation;
     const secretHash = hashSecret(secret, this.hashKey);
     const found = agent
       ? ((await this.agentKeys?.findBySecretHash(secretHash)) ?? null)
@@ -75,7 +79,7 @@ export class ApiKeyAuthenticator {
     // The index found the row by hash; comparing again in constant time keeps the decision itself
     // free of early exits.
     const key = found !== null && constantTimeEqual(found.secretHash, secretHash) ? found : null;
-    this.cache.set(fingerprint, key, nowMs);
+    this.cache.set(fingerprint, key, nowMs, readAt);
     return key;
   }
 

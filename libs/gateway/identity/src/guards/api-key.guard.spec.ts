@@ -30,11 +30,11 @@ const key = (overrides: Partial<CachedKey>): CachedKey => ({
 });
 
 function run(found: CachedKey, handler: keyof Routes, url: string) {
-  const enforce = jest.fn();
+  const charge = jest.fn(async () => undefined);
   const guard = new ApiKeyGuard(
     new Reflector(),
     { authenticate: async () => found } as unknown as ApiKeyAuthenticator,
-    { enforce } as unknown as RateLimits,
+    { charge } as unknown as RateLimits,
   );
   const request: XaalisRequest & Record<string, unknown> = {
     url,
@@ -46,7 +46,7 @@ function run(found: CachedKey, handler: keyof Routes, url: string) {
     getHandler: () => Routes.prototype[handler],
     getClass: () => Routes,
   } as unknown as ExecutionContext;
-  return { result: guard.canActivate(context), request, enforce };
+  return { result: guard.canActivate(context), request, charge };
 }
 
 const refusal = async (promise: Promise<boolean>) => {
@@ -56,7 +56,7 @@ const refusal = async (promise: Promise<boolean>) => {
 
 describe('ApiKeyGuard', () => {
   it('lets a secret key through anywhere under /v1 but /v1/agent, sets the context, charges the limit', async () => {
-    const { result, request, enforce } = run(key({}), 'unscoped', '/v1/account?x=1');
+    const { result, request, charge } = run(key({}), 'unscoped', '/v1/account?x=1');
     await expect(result).resolves.toBe(true);
     expect(request.xaalis).toEqual({
       credential: { kind: 'secret_key', keyId: 'key_1' },
@@ -64,7 +64,7 @@ describe('ApiKeyGuard', () => {
       mode: 'test',
       ip: '203.0.113.9',
     });
-    expect(enforce).toHaveBeenCalledWith(request, 'credential');
+    expect(charge).toHaveBeenCalledWith(request, 'credential');
     expect(await refusal(run(key({}), 'unscoped', '/v1/agent/payouts').result)).toBe('forbidden');
   });
 
@@ -88,12 +88,12 @@ describe('ApiKeyGuard', () => {
   });
 
   it('charges a known key even when it is then refused', async () => {
-    const { result, enforce } = run(
+    const { result, charge } = run(
       key({ kind: 'restricted', scopes: [] }),
       'readPayments',
       '/v1/payments',
     );
     expect(await refusal(result)).toBe('forbidden');
-    expect(enforce).toHaveBeenCalledTimes(1);
+    expect(charge).toHaveBeenCalledTimes(1);
   });
 });

@@ -11,8 +11,9 @@ import { REQUIRED_SCOPE, type RequiredScope } from './auth.metadata';
 const AGENT_PATH = /^\/v1\/agent(\/|$)/;
 
 /**
- * `/v1/...`: authenticates the bearer key, charges its rate limit, then checks what it may reach. Authentication failures are all the same 401; a known key without the permission is 403
- * (spec 5 rule 4).
+ * `/v1/...`: authenticates the bearer key, charges its rate limit, then checks what it may
+ * reach. Authentication failures are all the same 401; a known key without the permission is
+ * 403 (spec 5 rule 4).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -32,7 +33,7 @@ export class ApiKeyGuard implements CanActivate {
       ip: request.ip,
     };
     // Charged before the permission checks: a key hammering routes it may not use is limited too.
-    this.rateLimits.enforce(request, 'credential');
+    await this.rateLimits.charge(request, 'credential');
 
     const agentPath = AGENT_PATH.test(request.url.split('?')[0]);
     if ((key.kind === 'agent') !== agentPath) {

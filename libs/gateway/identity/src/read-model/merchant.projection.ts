@@ -1,6 +1,7 @@
 import { assertNever } from '@xaalis/kernel';
 import type { PrismaTx, Projection } from '@xaalis/database';
 import type { RecordedEvent } from '@xaalis/event-store';
+import { announceApiKeyChanged } from '../api-keys/api-key-changes';
 import { asMerchantEvent } from '../merchant/merchant-event-guard';
 import {
   MERCHANT_STREAM_PREFIX,
@@ -82,6 +83,7 @@ async function applyEvent(event: MerchantEvent, tx: PrismaTx): Promise<void> {
         where: { id: previousKeyId, merchantId },
         data: { scheduledRevokeAt: new Date(scheduledRevokeAt) },
       });
+      await announceApiKeyChanged(tx, previousKeyId);
       return;
     }
     case 'ApiKeySecretReissued': {
@@ -90,6 +92,7 @@ async function applyEvent(event: MerchantEvent, tx: PrismaTx): Promise<void> {
         where: { id: keyId, merchantId },
         data: { secretHash, displayPrefix },
       });
+      await announceApiKeyChanged(tx, keyId);
       return;
     }
     case 'ApiKeyRevoked': {
@@ -98,6 +101,7 @@ async function applyEvent(event: MerchantEvent, tx: PrismaTx): Promise<void> {
         where: { id: keyId, merchantId },
         data: { revokedAt: new Date(revokedAt) },
       });
+      await announceApiKeyChanged(tx, keyId);
       return;
     }
     case 'WebhookSecretRolled': {

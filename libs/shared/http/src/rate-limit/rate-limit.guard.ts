@@ -22,13 +22,13 @@ export class RateLimitGuard implements CanActivate {
     private readonly rateLimits: RateLimits,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const kind =
       this.reflector.getAllAndOverride<RateLimitKind | undefined>(RATE_LIMIT, [
         context.getHandler(),
         context.getClass(),
       ]) ?? 'credential';
-    this.rateLimits.enforce(context.switchToHttp().getRequest<RateLimitedRequest>(), kind);
+    await this.rateLimits.charge(context.switchToHttp().getRequest<RateLimitedRequest>(), kind);
     return true;
   }
 }

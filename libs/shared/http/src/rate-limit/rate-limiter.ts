@@ -1,71 +1,75 @@
-import { type Clock, systemClock } from '@xaalis/kernel';
+import type { Pool } from 'pg';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 
 export interface TokenBucketLimits {
-  /** Tokens added per second: the sustained request rate. */
+  /** The sustained request rate. */
   perSecond: number;
-  /** Bucket size: how many requests may arrive at once after a quiet period. */
+  /** How many requests may arrive at once after a quiet period. */
   burst: number;
 }
 
 export type RateLimitDecision =
   { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
-interface Bucket {
-  tokens: number;
-  updatedAtMs: number;
+/** The Postgres table the replicas share (migration 20261127000200_rate_limits). */
+export const RATE_LIMIT_TABLE = 'http_rate_limits';
+
+/**
+ * rate-limiter-flexible counts points in fixed windows, not tokens. The bucket maps onto a window of
+ * `burst` points lasting `burst / perSecond` seconds: the same largest burst and the same long-run
+ * rate, but a spent window comes back whole when it ends rather than a token at a time.
+ */
+function windowOf(limits: TokenBucketLimits): { points: number; duration: number } {
+  if (!(limits.perSecond > 0) || !(limits.burst >= 1)) {
+    throw new Error('A rate limit needs perSecond > 0 and burst >= 1');
+  }
+  return { points: limits.burst, duration: limits.burst / limits.perSecond };
+}
+
+/** One process's limiter: the embedded mode, and the insurance of the shared one. */
+export function memoryRateLimiter(limits: TokenBucketLimits, keyPrefix: string): RateLimiterMemory {
+  return new RateLimiterMemory({ ...windowOf(limits), keyPrefix });
 }
 
 /**
- * Token buckets in memory, one per key. Each gateway replica limits on its own, so the effective
- * limit is the configured one times the replicas; that is enough to stop one client flooding and
- * needs no shared store. The map is bounded: the least recently used bucket goes first, and a
- * forgotten bucket is simply a full one.
+ * A limiter every replica on the pool shares: one upsert per request. A key that has spent its
+ * window is refused from memory until the window ends (`inMemoryBlockOnConsumed`), so a flooding
+ * client costs no round trips; while Postgres fails, each replica falls back to its own memory.
  */
-export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+export function postgresRateLimiter(
+  limits: TokenBucketLimits,
+  keyPrefix: string,
+  pool: Pool,
+): RateLimiterPostgres {
+  const window = windowOf(limits);
+  return new RateLimiterPostgres({
+    ...window,
+    keyPrefix,
+    storeClient: pool,
+    storeType: 'pool',
+    tableName: RATE_LIMIT_TABLE,
+    tableCreated: true,
+    inMemoryBlockOnConsumed: window.points,
+    insuranceLimiter: memoryRateLimiter(limits, keyPrefix),
+  });
+}
 
-  constructor(
-    private readonly limits: TokenBucketLimits,
-    private readonly clock: Clock = systemClock,
-    private readonly maxKeys = 100_000,
-  ) {
-    if (!(limits.perSecond > 0) || !(limits.burst >= 1)) {
-      throw new Error('A rate limit needs perSecond > 0 and burst >= 1');
-    }
-  }
-
-  take(key: string, cost = 1): RateLimitDecision {
-    const now = this.clock.now().getTime();
-    const tokens = this.tokensAt(this.buckets.get(key), now);
-    const allowed = tokens >= cost;
-    const left = allowed ? tokens - cost : tokens;
-    // Re-inserted so that Map order is least recently used first.
-    this.buckets.delete(key);
-    this.buckets.set(key, { tokens: left, updatedAtMs: now });
-    this.evictBeyondCapacity();
-    if (allowed) return { allowed: true, remaining: Math.floor(left) };
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((cost - left) / this.limits.perSecond)),
-    };
-  }
-
-  get size(): number {
-    return this.buckets.size;
-  }
-
-  private tokensAt(bucket: Bucket | undefined, now: number): number {
-    if (!bucket) return this.limits.burst;
-    // A clock that steps back refills nothing rather than draining the bucket.
-    const elapsedSeconds = Math.max(0, now - bucket.updatedAtMs) / 1000;
-    return Math.min(this.limits.burst, bucket.tokens + elapsedSeconds * this.limits.perSecond);
-  }
-
-  private evictBeyondCapacity(): void {
-    while (this.buckets.size > this.maxKeys) {
-      const oldest = this.buckets.keys().next().value;
-      if (oldest === undefined) return;
-      this.buckets.delete(oldest);
-    }
+/** Charges one request to `key`; a refusal carries whole seconds until the window ends. */
+export async function take(
+  limiter: RateLimiterAbstract,
+  key: string,
+  cost = 1,
+): Promise<RateLimitDecision> {
+  try {
+    const res = await limiter.consume(key, cost);
+    return { allowed: true, remaining: res.remainingPoints };
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
   }
 }

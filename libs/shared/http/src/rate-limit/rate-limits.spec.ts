@@ -1,5 +1,5 @@
 import { loadConfig } from '@xaalis/config';
-import { DomainError, FixedClock } from '@xaalis/kernel';
+import { DomainError } from '@xaalis/kernel';
 import type { RequestContext } from '../request-context';
 import { credentialKeyOf, RateLimits } from './rate-limits';
 
@@ -15,9 +15,9 @@ function request(ip: string, context?: RequestContext) {
   return { ip, xaalis: context };
 }
 
-function refusal(run: () => void): DomainError {
+async function refusal(run: () => Promise<void>): Promise<DomainError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
@@ -33,38 +33,47 @@ describe('RateLimits', () => {
     ip: '10.0.0.1',
   });
 
-  it('charges a key its own bucket, whatever the IP', () => {
-    const limits = new RateLimits(config, new FixedClock(new Date(0)));
-    limits.enforce(request('1.1.1.1', keyed('key_a')), 'credential');
-    limits.enforce(request('2.2.2.2', keyed('key_a')), 'credential');
-    const error = refusal(() => limits.enforce(request('3.3.3.3', keyed('key_a')), 'credential'));
+  it('charges a key its own bucket, whatever the IP', async () => {
+    const limits = new RateLimits(config);
+    await limits.charge(request('1.1.1.1', keyed('key_a')), 'credential');
+    await limits.charge(request('2.2.2.2', keyed('key_a')), 'credential');
+    const error = await refusal(() =>
+      limits.charge(request('3.3.3.3', keyed('key_a')), 'credential'),
+    );
     expect(error.code).toBe('rate_limited');
-    expect(error.details).toEqual({ retry_after: 1 });
-    expect(() => limits.enforce(request('1.1.1.1', keyed('key_b')), 'credential')).not.toThrow();
+    // A burst of 2 at 1 per second is a window of 2 s.
+    expect(error.details).toEqual({ retry_after: 2 });
+    await expect(
+      limits.charge(request('1.1.1.1', keyed('key_b')), 'credential'),
+    ).resolves.toBeUndefined();
   });
 
-  it('charges anonymous callers per IP', () => {
-    const limits = new RateLimits(config, new FixedClock(new Date(0)));
+  it('charges anonymous callers per IP', async () => {
+    const limits = new RateLimits(config);
     const anonymous: RequestContext = { credential: { kind: 'anonymous' }, ip: '1.1.1.1' };
-    limits.enforce(request('1.1.1.1', anonymous), 'credential');
-    expect(refusal(() => limits.enforce(request('1.1.1.1'), 'ip')).code).toBe('rate_limited');
-    expect(() => limits.enforce(request('2.2.2.2'), 'ip')).not.toThrow();
+    await limits.charge(request('1.1.1.1', anonymous), 'credential');
+    expect((await refusal(() => limits.charge(request('1.1.1.1'), 'ip'))).code).toBe(
+      'rate_limited',
+    );
+    await expect(limits.charge(request('2.2.2.2'), 'ip')).resolves.toBeUndefined();
   });
 
-  it('charges one request once per kind, however many guards ask', () => {
-    const limits = new RateLimits(config, new FixedClock(new Date(0)));
+  it('charges one request once per kind, however many guards ask', async () => {
+    const limits = new RateLimits(config);
     const same = request('1.1.1.1');
-    limits.enforce(same, 'ip');
-    expect(() => limits.enforce(same, 'ip')).not.toThrow();
-    expect(refusal(() => limits.enforce(request('1.1.1.1'), 'ip')).code).toBe('rate_limited');
+    await limits.charge(same, 'ip');
+    await expect(limits.charge(same, 'ip')).resolves.toBeUndefined();
+    expect((await refusal(() => limits.charge(request('1.1.1.1'), 'ip'))).code).toBe(
+      'rate_limited',
+    );
   });
 
-  it('reads the context the auth guard left on the raw request', () => {
-    const limits = new RateLimits(config, new FixedClock(new Date(0)));
+  it('reads the context the auth guard left on the raw request', async () => {
+    const limits = new RateLimits(config);
     const viaRaw = () => ({ ip: '9.9.9.9', raw: { xaalis: keyed('key_raw') } });
-    limits.enforce(viaRaw(), 'credential');
-    limits.enforce(viaRaw(), 'credential');
-    expect(refusal(() => limits.enforce(viaRaw(), 'credential')).code).toBe('rate_limited');
+    await limits.charge(viaRaw(), 'credential');
+    await limits.charge(viaRaw(), 'credential');
+    expect((await refusal(() => limits.charge(viaRaw(), 'credential'))).code).toBe('rate_limited');
   });
 });
 

@@ -5,9 +5,11 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-test
 export { describeWithPostgres } from '@xaalis/pg-testing';
 export type TestDatabase = ThrowawayDatabase;
 
-const MIGRATIONS = ['20261122000300_http', '20261125000100_idempotency_object_ids'].map((name) =>
-  resolve(__dirname, `../../../../../prisma/migrations/${name}/migration.sql`),
-);
+const MIGRATIONS = [
+  '20261122000300_http',
+  '20261125000100_idempotency_object_ids',
+  '20261127000200_rate_limits',
+].map((name) => resolve(__dirname, `../../../../../prisma/migrations/${name}/migration.sql`));
 
 /** A throwaway database for one suite, with this library's migrations applied. */
 export const createTestDatabase = (prefix = 'xaalis_http'): Promise<TestDatabase> =>
