@@ -16,7 +16,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, ApiListResponse, Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, ApiListResponse, asListResponse, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { forbidden } from '@xaalis/kernel';
 import { CreatePaymentDto } from './create-payment.dto';
@@ -90,7 +90,7 @@ export class PaymentsController {
       starting_after: query.starting_after,
       status: query.status,
     });
-    return { object: 'list', data: page.data, has_more: page.has_more };
+    return asListResponse(page);
   }
 
   /** CONTRACT 6 test helpers: test keys only, exactly the effects of the real trigger. */

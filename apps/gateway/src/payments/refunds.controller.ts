@@ -15,7 +15,7 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, ApiListResponse, Idempotent, NewIds } from '@xaalis/http';
+import { ApiErrors, ApiListResponse, asListResponse, Idempotent, NewIds } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { CreateRefundDto } from './create-refund.dto';
 import { ListRefundsQuery } from './list-refunds.query';
@@ -78,6 +78,6 @@ export class RefundsController {
       starting_after: query.starting_after,
       payment: query.payment,
     });
-    return { object: 'list', data: page.data, has_more: page.has_more };
+    return asListResponse(page);
   }
 }

@@ -9,7 +9,7 @@ import {
   WEBHOOKS_EVENT_LIST,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiListResponse } from '@xaalis/http';
+import { ApiListResponse, asListResponse } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 import { ListEventsQuery } from './list-events.query';
 
@@ -50,6 +50,6 @@ export class EventsController {
       starting_after: query.starting_after,
       type: query.type,
     });
-    return { object: 'list', data: page.data, has_more: page.has_more };
+    return asListResponse(page);
   }
 }

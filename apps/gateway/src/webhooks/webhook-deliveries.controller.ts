@@ -8,7 +8,7 @@ import {
   WEBHOOKS_DELIVERY_RETRY,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiListResponse, Idempotent, ListQueryDto } from '@xaalis/http';
+import { ApiListResponse, asListResponse, Idempotent, ListQueryDto } from '@xaalis/http';
 import { ApiCaller, ApiKeyAuth, RequireScope } from '@xaalis/identity';
 
 /** A retry waits for the receiver (up to 10 s, spec 6) before it answers. */
@@ -32,7 +32,7 @@ export class WebhookDeliveriesController {
       limit: query.limit,
       starting_after: query.starting_after,
     });
-    return { object: 'list', data: page.data, has_more: page.has_more };
+    return asListResponse(page);
   }
 
   @ApiOperation({ summary: 'Retry a webhook delivery now' })

@@ -15,7 +15,14 @@ import {
   WEBHOOKS_ENDPOINT_UPDATE,
   type BusRequester,
 } from '@xaalis/contracts';
-import { ApiErrors, ApiListResponse, Idempotent, ListQueryDto, NewIds } from '@xaalis/http';
+import {
+  ApiErrors,
+  ApiListResponse,
+  asListResponse,
+  Idempotent,
+  ListQueryDto,
+  NewIds,
+} from '@xaalis/http';
 import { MerchantModeCaller, Roles, SessionAuth } from '@xaalis/identity';
 import { assertPublicWebhookTarget } from '@xaalis/net-guard';
 import { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhook-endpoint.dto';
@@ -64,7 +71,7 @@ export class WebhookEndpointsController {
       limit: query.limit,
       starting_after: query.starting_after,
     });
-    return { object: 'list', data: page.data, has_more: page.has_more };
+    return asListResponse(page);
   }
 
   @ApiOperation({ summary: 'Update a webhook endpoint' })

@@ -34,3 +34,11 @@ export function requireCursor<T>(row: T | null | undefined, startingAfter: strin
   if (row === null || row === undefined) throw unknownCursor(startingAfter);
   return row;
 }
+
+/** A bus list reply (CONTRACT 4 without `object`, see contracts' `ListReply`) as the HTTP list. */
+export function asListResponse<Item>(page: {
+  data: Item[];
+  has_more: boolean;
+}): ListResponse<Item> {
+  return { object: 'list', data: page.data, has_more: page.has_more };
+}
