@@ -534,7 +534,11 @@ describe('payments over HTTP: refunds and the ledger', () => {
         false,
       ]);
 
-      expect((await listRefunds((await newMerchant()).testKey, '')).body.data).toEqual([]);
+      const other = (await newMerchant()).testKey;
+      expect((await listRefunds(other, '')).body.data).toEqual([]);
+      // CONTRACT 4: a cursor that is not one of the caller's refunds is a 404.
+      expectError(await listRefunds(other, `?starting_after=${mine[1]}`), 404, 'not_found');
+      expectError(await listRefunds(key, '?starting_after=re_unknown'), 404, 'not_found');
       expectError(await listRefunds(key, '?payment=nope'), 400, 'validation_error', ['payment']);
       expectError(await listRefunds(key, '?limit=0'), 400, 'validation_error', ['limit']);
     });

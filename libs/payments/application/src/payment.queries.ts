@@ -77,14 +77,7 @@ export class PaymentQueries {
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async list(merchantId: string, mode: Mode, query: PaymentListQuery): Promise<Payment[]> {
     await this.readModelsCaughtUp();
-    if (query.startingAfter !== undefined) {
-      const { rows } = await this.pool.query({
-        name: 'payments_cursor',
-        text: 'SELECT 1 FROM payments WHERE id = $1 AND merchant_id = $2 AND mode = $3',
-        values: [query.startingAfter, merchantId, mode],
-      });
-      requireCursor(rows[0], query.startingAfter);
-    }
+    await this.requireOwnCursor('payments', merchantId, mode, query.startingAfter);
     const { rows } = await this.pool.query<{ state: Payment }>({
       name: 'payments_list',
       text: `SELECT state FROM payments
@@ -118,14 +111,7 @@ export class PaymentQueries {
   /** Newest first, `limit + 1` rows; of one payment when `paymentId` is given. */
   async listRefunds(merchantId: string, mode: Mode, query: RefundListQuery): Promise<RefundRow[]> {
     await this.readModelsCaughtUp();
-    if (query.startingAfter !== undefined) {
-      const { rows } = await this.pool.query({
-        name: 'refunds_cursor',
-        text: 'SELECT 1 FROM refunds WHERE id = $1 AND merchant_id = $2 AND mode = $3',
-        values: [query.startingAfter, merchantId, mode],
-      });
-      requireCursor(rows[0], query.startingAfter);
-    }
+    await this.requireOwnCursor('refunds', merchantId, mode, query.startingAfter);
     const { rows } = await this.pool.query<RefundRow>({
       name: 'refunds_list',
       text: `SELECT ${REFUND_COLUMNS} FROM refunds
@@ -149,6 +135,22 @@ export class PaymentQueries {
    * What this process appended before the request (a create just answered) is in the read
    * models; other replicas' writes follow within the projection's lag.
    */
+  /** CONTRACT 4: a `starting_after` that is not one of the caller's rows is a 404. */
+  private async requireOwnCursor(
+    table: 'payments' | 'refunds',
+    merchantId: string,
+    mode: Mode,
+    startingAfter: string | undefined,
+  ): Promise<void> {
+    if (startingAfter === undefined) return;
+    const { rows } = await this.pool.query({
+      name: `${table}_cursor`,
+      text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
+      values: [startingAfter, merchantId, mode],
+    });
+    requireCursor(rows[0], startingAfter);
+  }
+
   private async readModelsCaughtUp(): Promise<void> {
     const last = this.commands.lastPosition;
     if (last !== null) await this.projections.catchUpTo(last);
