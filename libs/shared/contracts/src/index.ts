@@ -3,6 +3,7 @@ export * from './formats';
 export * from './integration-event-types';
 export * from './integration-event';
 export * from './payments.messages';
+export * from './payments.replies';
 export * from './payouts.messages';
 export * from './refunds.messages';
 export * from './requests';

@@ -1,4 +1,4 @@
-import { PaymentListReply } from './payments.messages';
+import { PaymentListReply } from './payments.replies';
 import { validateMessage } from './validate-message';
 import { WebhookEventListReply } from './webhooks.messages';
 

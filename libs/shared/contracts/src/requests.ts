@@ -2,21 +2,23 @@ import type { AppName } from './apps';
 import type { MessageClass } from './validate-message';
 import {
   CreatePaymentRequest,
-  CustomerPaymentReply,
   ListPaymentsRequest,
   ListRequest,
-  PaymentListReply,
   PaymentRef,
-  PaymentReply,
   PaymentTestHelperRequest,
   ProviderNotificationReply,
   ProviderNotificationRequest,
   PublicPaymentRef,
   PublicPayRequest,
   SandboxActionRequest,
-  SandboxPageReply,
   SandboxRequest,
 } from './payments.messages';
+import {
+  CustomerPaymentReply,
+  PaymentListReply,
+  PaymentReply,
+  SandboxPageReply,
+} from './payments.replies';
 import {
   BalanceReply,
   BalanceRequest,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
-import { PaymentReply } from './payments.messages';
+import { PaymentReply } from './payments.replies';
 import type { MessageClass } from './validate-message';
 import type { WebhookEventType } from './webhooks.messages';
 
