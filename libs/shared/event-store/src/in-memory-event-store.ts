@@ -173,7 +173,7 @@ function revisionMatches(expected: ExpectedRevision, current: bigint | undefined
 }
 
 /**
- * EventStoreDB's retry rule, as es_find_retried_append implements it in Postgres: the batch is a
+ * EventStoreDB's retry rule, as the Postgres store settles it (postgres-append.ts): the batch is a
  * retry when its first id is in the stream, the following ids follow it in order, and the
  * expected revision is the one the original append had. A batch that only partly matches is a
  * conflict.

@@ -18,10 +18,11 @@ import {
 } from './testing/pg';
 
 /**
- * The two ways an append reaches the lean schema: the one-statement INSERT of appendToStream, and
- * es_append_to_stream, which appendToStreamIn uses and appendToStream falls back on.
+ * The append statement over the lean schema (postgres-append.ts): appendToStream sends it on its
+ * own connection, appendToStreamIn in a savepoint of the caller's transaction; an append it did
+ * not write is settled by a look at the stream.
  */
-describeWithPostgres('Postgres append paths', () => {
+describeWithPostgres('Postgres append', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
 
@@ -42,7 +43,7 @@ describeWithPostgres('Postgres append paths', () => {
   });
 
   describe('appendToStream, one statement', () => {
-    it('appends in one statement per append when nothing is in the way', async () => {
+    it('appends in one statement per append when nothing is in the way, whatever it expects', async () => {
       const query = jest.spyOn(db.pool, 'query');
       try {
         const stream = newStream();
@@ -55,16 +56,16 @@ describeWithPostgres('Postgres append paths', () => {
 
         const names = query.mock.calls.map(([config]) => (config as unknown as QueryConfig).name);
         expect(names.filter((name) => name !== 'es_notify')).toEqual([
-          'es_append_first',
-          'es_append_next',
-          'es_append_to_stream',
+          'es_append',
+          'es_append_looked_up',
+          'es_append_looked_up',
         ]);
       } finally {
         query.mockRestore();
       }
     });
 
-    it('falls back on the function for a conflict, and reports the current revision', async () => {
+    it('settles a conflict with one look at the stream, and reports the current revision', async () => {
       const stream = newStream();
       await store.appendToStream(stream, [event('A'), event('B')]);
       await expectConflict(
@@ -108,7 +109,7 @@ describeWithPostgres('Postgres append paths', () => {
     });
 
     // The contract races batches of two for an exact revision and single events for no_stream;
-    // these take the other statements.
+    // these race the other shapes.
     it('exactly one of the single-event appenders expecting the same revision wins', async () => {
       const stream = newStream();
       await store.appendToStream(stream, [event('Opened')]);

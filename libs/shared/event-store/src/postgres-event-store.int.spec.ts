@@ -149,7 +149,10 @@ describeWithPostgres('PostgresEventStore', () => {
         await store.close(); // lets the announcement finish
 
         const calls = query.mock.calls.map(([config]) => config as unknown as QueryConfig);
-        expect(calls.map((config) => config.name)).toEqual(['es_append_to_stream', 'es_notify']);
+        expect(calls.map((config) => config.name)).toEqual([
+          'es_append_x100_looked_up',
+          'es_notify',
+        ]);
         expect(calls[1]!.values).toEqual(['es_appended', position]);
       } finally {
         query.mockRestore();

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ConcurrencyError, DuplicateEventIdError, type NewEvent } from './event-store';
-import { MAX_FIRST_APPENDS } from './postgres-first-appends';
+import { MAX_APPENDS_PER_STATEMENT } from './postgres-append';
 import { describeWithPostgres, useWatchedStore } from './testing/pg';
 
 /**
- * Group commit of new streams' first events (postgres-first-appends.ts): an append goes at once
- * when nothing is on its way, the appends made meanwhile share the next INSERT, and each still
- * answers what it would have answered alone.
+ * Group commit of new streams' first events (PostgresEventStore's lane for 'no_stream' appends):
+ * an append goes at once when nothing is on its way, the appends made meanwhile share the next
+ * statement (the same one with a row per event: `es_append_x<count>`), and each still answers
+ * what it would have answered alone.
  */
 describeWithPostgres('Postgres group commit of first appends', () => {
   const suite = useWatchedStore((name) => name !== 'es_notify');
@@ -19,7 +20,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first_x19']);
+    expect(suite.watch.statements).toEqual(['es_append', 'es_append_x19']);
     expect(results.every((result) => result.nextExpectedRevision === 0n)).toBe(true);
     // One transaction: every position differs, in the order the appends were made.
     const positions = results.map((result) => result.position);
@@ -37,21 +38,21 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   it('sends appends made one after the other each at once, with the one-row statement', async () => {
     await create(newStream());
     await create(newStream());
-    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first']);
+    expect(suite.watch.statements).toEqual(['es_append', 'es_append']);
   });
 
-  it(`splits the appends waiting into statements of at most ${MAX_FIRST_APPENDS}`, async () => {
-    const count = 1 + MAX_FIRST_APPENDS * 2 + 3;
+  it(`splits the appends waiting into statements of at most ${MAX_APPENDS_PER_STATEMENT}`, async () => {
+    const count = 1 + MAX_APPENDS_PER_STATEMENT * 2 + 3;
 
     const streams = Array.from({ length: count }, newStream);
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
     expect(suite.watch.statements).toEqual([
-      'es_append_first',
-      `es_append_first_x${MAX_FIRST_APPENDS}`,
-      `es_append_first_x${MAX_FIRST_APPENDS}`,
-      'es_append_first_x3',
+      'es_append',
+      `es_append_x${MAX_APPENDS_PER_STATEMENT}`,
+      `es_append_x${MAX_APPENDS_PER_STATEMENT}`,
+      'es_append_x3',
     ]);
     expect(new Set(results.map((result) => result.position)).size).toBe(count);
     const { rows } = await suite.db.pool.query<{ n: number }>(
@@ -80,7 +81,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(newStream()),
     ]);
 
-    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x7']);
+    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append', 'es_append_x7']);
     const [, first, exists, opened, openedAgain, duplicate, refused, last] = outcomes;
     expect(first).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
     expect(last).toMatchObject({ status: 'fulfilled', value: { nextExpectedRevision: 0n } });
@@ -101,11 +102,11 @@ describeWithPostgres('Postgres group commit of first appends', () => {
   it('appends each on its own when the batch statement fails before the server answers', async () => {
     const streams = [newStream(), newStream(), newStream(), newStream()];
     // A batch fails before it reaches the server (a connection lost, say).
-    suite.watch.failNext('es_append_first_x', new Error('Connection terminated unexpectedly'));
+    suite.watch.failNext('es_append_x', new Error('Connection terminated unexpectedly'));
 
     const results = await Promise.all(streams.map((stream) => create(stream)));
 
-    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append_first', 'es_append_first_x3']);
+    expect(suite.watch.statements.slice(0, 2)).toEqual(['es_append', 'es_append_x3']);
     expect(results.map((result) => result.nextExpectedRevision)).toEqual([0n, 0n, 0n, 0n]);
     for (const stream of streams)
       expect((await suite.store.readStream(stream)).currentRevision).toBe(0n);
@@ -119,7 +120,7 @@ describeWithPostgres('Postgres group commit of first appends', () => {
       create(stream, created),
       create(newStream()),
     ]);
-    expect(suite.watch.statements).toEqual(['es_append_first', 'es_append_first_x2']);
+    expect(suite.watch.statements).toEqual(['es_append', 'es_append_x2']);
 
     const [, retried] = await Promise.all([
       create(newStream()),
