@@ -1,16 +1,16 @@
 import { Controller, Logger } from '@nestjs/common';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  IntegrationEvent,
   PAYOUTS_LEDGER_HOLD,
   PAYOUTS_LEDGER_RELEASE,
   PAYOUTS_LEDGER_SETTLE,
   reply,
   topicOf,
-  validateMessage,
+  validateIntegrationEvent,
 } from '@xaalis/contracts';
-import { type Mode, validationError } from '@xaalis/kernel';
-import { LEDGER_ACCOUNTS, Ledger, type HoldRef } from '@xaalis/ledger';
+import { modeOf } from '@xaalis/kernel';
+import { Ledger } from '@xaalis/ledger';
+import { LEDGER_ACCOUNTS, type HoldRef } from '@xaalis/ledger-domain';
 
 /**
  * The merchant balance ledger's side of payments: each succeeded payment credits `net` (once
@@ -26,19 +26,14 @@ export class LedgerHandler {
 
   @EventPattern(topicOf('payment.succeeded'))
   async paymentSucceeded(@Payload() payload: unknown): Promise<void> {
-    const event = validateMessage(IntegrationEvent, payload);
+    const event = validateIntegrationEvent(payload, 'payment.succeeded');
     const payment = event.data.object;
-    const amount = payment.amount;
-    const fee = payment.fee;
-    if (typeof payment.id !== 'string' || typeof amount !== 'number' || typeof fee !== 'number') {
-      throw validationError([{ field: 'data.object', issue: 'must be a payment' }]);
-    }
     const posted = await this.ledger.creditPayment({
       paymentId: payment.id,
       merchantId: event.merchant_id,
-      mode: (event.livemode ? 'live' : 'test') as Mode,
-      amount,
-      fee,
+      mode: modeOf(event.livemode),
+      amount: payment.amount,
+      fee: payment.fee,
     });
     if (!posted.posted) this.logger.debug(`payment ${payment.id} was credited already`);
   }

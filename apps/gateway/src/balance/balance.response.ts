@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BalanceReply } from '@xaalis/contracts';
+import { CURRENCIES, type Currency } from '@xaalis/kernel';
 
 /** `GET /v1/balance` (CONTRACT 5): the payouts ledger's balance, with what the gateway adds. */
 export class BalanceResponse extends BalanceReply {
@@ -9,6 +10,6 @@ export class BalanceResponse extends BalanceReply {
   @ApiProperty()
   livemode!: boolean;
 
-  @ApiProperty({ enum: ['XOF'] })
-  currency!: 'XOF';
+  @ApiProperty({ enum: CURRENCIES })
+  currency!: Currency;
 }

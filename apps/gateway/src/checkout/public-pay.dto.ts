@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { IsPhone } from '@xaalis/http';
-import { CUSTOMER_PROVIDERS, type CustomerProvider } from '@xaalis/kernel';
+import { CUSTOMER_PROVIDERS, PHONE_PATTERN, type CustomerProvider } from '@xaalis/kernel';
 
 /**
  * The payment client secret in the query: the customer side's only credential. A missing one is
@@ -21,7 +21,7 @@ export class PublicPayDto {
   @IsIn(CUSTOMER_PROVIDERS)
   provider!: CustomerProvider;
 
-  @ApiPropertyOptional({ pattern: '^\\+2217[0-9]{8}$' })
+  @ApiPropertyOptional({ pattern: PHONE_PATTERN.source })
   @IsOptional()
   @IsString()
   @IsPhone()

@@ -13,19 +13,29 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsMetadata, IsPhone, URL_MAX_LENGTH } from '@xaalis/http';
-import { CUSTOMER_PROVIDERS, MAX_PAYMENT_AMOUNT, type CustomerProvider } from '@xaalis/kernel';
+import {
+  CLIENT_REFERENCE_MAX_LENGTH,
+  CURRENCIES,
+  CUSTOMER_NAME_MAX_LENGTH,
+  CUSTOMER_PROVIDERS,
+  MAX_PAYMENT_AMOUNT,
+  PAYMENT_DESCRIPTION_MAX_LENGTH,
+  PHONE_PATTERN,
+  type Currency,
+  type CustomerProvider,
+} from '@xaalis/kernel';
 
 export class PaymentCustomerDto {
-  @ApiPropertyOptional({ pattern: '^\\+2217[0-9]{8}$', example: '+221771234567' })
+  @ApiPropertyOptional({ pattern: PHONE_PATTERN.source, example: '+221771234567' })
   @IsOptional()
   @IsString()
   @IsPhone()
   phone?: string;
 
-  @ApiPropertyOptional({ maxLength: 100, example: 'Awa Diop' })
+  @ApiPropertyOptional({ maxLength: CUSTOMER_NAME_MAX_LENGTH, example: 'Awa Diop' })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(CUSTOMER_NAME_MAX_LENGTH)
   name?: string;
 }
 
@@ -64,10 +74,10 @@ export class CreatePaymentDto {
   amount!: number;
 
   // No `default`: generated clients would make the field required (openapi-typescript does).
-  @ApiPropertyOptional({ enum: ['XOF'], description: 'The only currency, and the default' })
+  @ApiPropertyOptional({ enum: CURRENCIES, description: 'The only currency, and the default' })
   @IsOptional()
-  @IsIn(['XOF'])
-  currency?: 'XOF';
+  @IsIn(CURRENCIES)
+  currency?: Currency;
 
   @ApiPropertyOptional({
     enum: CUSTOMER_PROVIDERS,
@@ -77,16 +87,16 @@ export class CreatePaymentDto {
   @IsIn(CUSTOMER_PROVIDERS)
   provider?: CustomerProvider;
 
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({ maxLength: PAYMENT_DESCRIPTION_MAX_LENGTH })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(PAYMENT_DESCRIPTION_MAX_LENGTH)
   description?: string;
 
-  @ApiPropertyOptional({ maxLength: 100, example: 'order_1234' })
+  @ApiPropertyOptional({ maxLength: CLIENT_REFERENCE_MAX_LENGTH, example: 'order_1234' })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(CLIENT_REFERENCE_MAX_LENGTH)
   client_reference?: string;
 
   @ApiPropertyOptional({ type: PaymentCustomerDto })

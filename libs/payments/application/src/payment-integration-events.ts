@@ -1,5 +1,5 @@
 import { integrationEventId } from '@xaalis/bus';
-import type { IntegrationEvent, IntegrationEventType } from '@xaalis/contracts';
+import type { IntegrationEvent } from '@xaalis/contracts';
 import type { EventStore, RecordedEvent } from '@xaalis/event-store';
 import { assertNever, fold, livemode } from '@xaalis/kernel';
 import {
@@ -13,8 +13,11 @@ import {
 } from '@xaalis/payments-domain';
 import { asPaymentEvent } from './payment-event-guard';
 
+type PaymentEventType =
+  'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.refunded';
+
 /** The payment facts merchants hear about (spec 6); the others stay inside payments. */
-export function paymentEventType(event: PaymentEvent): IntegrationEventType | undefined {
+export function paymentEventType(event: PaymentEvent): PaymentEventType | undefined {
   switch (event.type) {
     case 'PaymentSucceeded':
       return 'payment.succeeded';
@@ -44,7 +47,7 @@ export function paymentIntegrationEvents(
   store: EventStore,
   links: (payment: Payment) => PaymentLinks,
 ) {
-  return async (recorded: RecordedEvent): Promise<IntegrationEvent[]> => {
+  return async (recorded: RecordedEvent): Promise<IntegrationEvent<PaymentEventType>[]> => {
     const event = asPaymentEvent(recorded);
     const type = event && paymentEventType(event);
     if (!type) return [];
@@ -62,7 +65,7 @@ export function paymentIntegrationEvents(
         livemode: livemode(payment.mode),
         created_at: recorded.createdAt.toISOString(),
         source: { stream: recorded.streamName, revision: Number(recorded.revision) },
-        data: { object: toPaymentObject(payment, links(payment)) as unknown as Record<string, unknown> },
+        data: { object: toPaymentObject(payment, links(payment)) },
       },
     ];
   };

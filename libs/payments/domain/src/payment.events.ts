@@ -1,4 +1,4 @@
-import type { CustomerProvider, Mode, PaymentProvider } from '@xaalis/kernel';
+import type { Currency, CustomerProvider, Mode, PaymentProvider } from '@xaalis/kernel';
 
 // The provider names are shared with the gateway and the messages: defined once, in the kernel.
 export { CUSTOMER_PROVIDERS, type CustomerProvider, type PaymentProvider } from '@xaalis/kernel';
@@ -22,7 +22,7 @@ export type PaymentCreated = {
     /** Shown on the hosted pages; captured at creation so the customer side needs no other context. */
     merchantName: string;
     amount: number;
-    currency: 'XOF';
+    currency: Currency;
     description: string | null;
     clientReference: string | null;
     customer: Customer;

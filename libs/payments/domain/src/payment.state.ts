@@ -1,19 +1,14 @@
-import { assertNever, type Mode } from '@xaalis/kernel';
+import {
+  assertNever,
+  type Currency,
+  type Mode,
+  type PaymentStatus,
+  type RefundStatus,
+} from '@xaalis/kernel';
 import type { Customer, CustomerProvider, PaymentEvent, PaymentProvider } from './payment.events';
 
-export type PaymentStatus =
-  'requires_payment_method' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'refunded';
-
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'requires_payment_method',
-  'processing',
-  'succeeded',
-  'failed',
-  'expired',
-  'refunded',
-];
-
-export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+// The statuses are shared with the gateway and the messages: defined once, in the kernel.
+export { PAYMENT_STATUSES, type PaymentStatus, type RefundStatus } from '@xaalis/kernel';
 
 export interface RefundState {
   refundId: string;
@@ -30,7 +25,7 @@ export interface Payment {
   mode: Mode;
   merchantName: string;
   amount: number;
-  currency: 'XOF';
+  currency: Currency;
   fee: number;
   net: number;
   status: PaymentStatus;

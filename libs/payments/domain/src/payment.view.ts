@@ -1,4 +1,4 @@
-import { livemode } from '@xaalis/kernel';
+import { livemode, type Currency } from '@xaalis/kernel';
 import type { CustomerProvider, PaymentProvider } from './payment.events';
 import { amountRefunded, type Payment, type PaymentStatus } from './payment.state';
 
@@ -19,7 +19,7 @@ export interface PaymentObject {
   object: 'payment';
   livemode: boolean;
   amount: number;
-  currency: 'XOF';
+  currency: Currency;
   fee: number;
   net: number;
   amount_refunded: number;
@@ -43,7 +43,7 @@ export interface CustomerPaymentView {
   id: string;
   livemode: boolean;
   amount: number;
-  currency: 'XOF';
+  currency: Currency;
   status: PaymentStatus;
   description: string | null;
   merchant: { name: string };

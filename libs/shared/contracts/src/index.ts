@@ -1,15 +1,25 @@
-export * from './apps';
-export * from './formats';
-export * from './integration-event-types';
-export * from './integration-event';
-export * from './payments.messages';
-export * from './payments.replies';
-export * from './payouts.messages';
-export * from './refunds.messages';
+// The one entry of @xaalis/contracts. Layout: README.md beside this folder.
+
+// What every context's contracts are built of.
+export * from './shared/apps';
+export * from './shared/formats';
+export * from './shared/integration-event-types';
+export * from './shared/list-reply';
+export * from './shared/merchant-scope';
+export * from './shared/validate-message';
+
+// Per context: its request and reply classes, and the objects of the events it publishes.
+export * from './identity/account.object';
+export * from './payments/payments.messages';
+export * from './payments/payments.replies';
+export * from './payments/refunds.messages';
+export * from './payouts/payouts.messages';
+export * from './payouts/agent-keys.messages';
+export * from './webhooks/webhooks.messages';
+export * from './webhooks/webhook-event-schemas';
+
+// What names every context: the request patterns and the integration events.
 export * from './requests';
-export * from './reply-envelope';
 export * from './request';
-export * from './validate-message';
-export * from './webhooks.messages';
-export * from './webhook-event-schemas';
-export * from './list-reply';
+export * from './reply-envelope';
+export * from './integration-event';

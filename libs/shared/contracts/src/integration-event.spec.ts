@@ -1,7 +1,7 @@
 import { DomainError } from '@xaalis/kernel';
 import { IntegrationEvent } from './integration-event';
-import { EVENT_TOPICS, INTEGRATION_EVENT_TYPES, topicOf } from './integration-event-types';
-import { validateMessage } from './validate-message';
+import { EVENT_TOPICS, INTEGRATION_EVENT_TYPES, topicOf } from './shared/integration-event-types';
+import { validateMessage } from './shared/validate-message';
 
 const valid = () => ({
   id: 'evt_01JF0000000000000000000000',

@@ -1,6 +1,6 @@
 import { DomainError, type ErrorCode, type ErrorDetails } from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
-import { validateMessage, type MessageClass } from './validate-message';
+import { validateMessage, type MessageClass } from './shared/validate-message';
 
 export interface ReplyError {
   code: ErrorCode;

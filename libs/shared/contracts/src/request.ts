@@ -1,7 +1,7 @@
 import { EmptyError, firstValueFrom, timeout, TimeoutError, type Observable } from 'rxjs';
 import { DomainError, isErrorCode, isRecord } from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
-import { validateMessage, type MessageClass } from './validate-message';
+import { validateMessage, type MessageClass } from './shared/validate-message';
 
 /** The part of a Nest `ClientProxy` a caller needs; keeps this library free of Nest. */
 export interface BusRequester {

@@ -1,9 +1,9 @@
-import type { AppName } from './apps';
-import type { MessageClass } from './validate-message';
+import type { AppName } from './shared/apps';
+import { ListRequest } from './shared/merchant-scope';
+import type { MessageClass } from './shared/validate-message';
 import {
   CreatePaymentRequest,
   ListPaymentsRequest,
-  ListRequest,
   PaymentRef,
   PaymentTestHelperRequest,
   ProviderNotificationReply,
@@ -12,27 +12,32 @@ import {
   PublicPayRequest,
   SandboxActionRequest,
   SandboxRequest,
-} from './payments.messages';
+} from './payments/payments.messages';
 import {
   CustomerPaymentReply,
   PaymentListReply,
   PaymentReply,
   SandboxPageReply,
-} from './payments.replies';
+} from './payments/payments.replies';
 import {
   BalanceReply,
   BalanceRequest,
   LedgerHoldEndRequest,
   LedgerHoldReply,
   LedgerHoldRequest,
-} from './payouts.messages';
+} from './payouts/payouts.messages';
+import {
+  AgentKeyFindReply,
+  AgentKeyFindRequest,
+  PAYOUTS_AGENT_KEY_FIND,
+} from './payouts/agent-keys.messages';
 import {
   CreateRefundRequest,
   ListRefundsRequest,
   RefundListReply,
   RefundRef,
   RefundReply,
-} from './refunds.messages';
+} from './payments/refunds.messages';
 import {
   CreateWebhookEndpointRequest,
   ListWebhookEventsRequest,
@@ -48,7 +53,7 @@ import {
   WebhookEventReply,
   WebhookSecretReply,
   WebhookSecretRequest,
-} from './webhooks.messages';
+} from './webhooks/webhooks.messages';
 
 export const PAYOUTS_BALANCE_GET = 'payouts.balance.get';
 export const PAYOUTS_LEDGER_HOLD = 'payouts.ledger.hold';
@@ -114,6 +119,12 @@ export const REQUESTS = {
     request: LedgerHoldEndRequest,
     reply: LedgerHoldReply,
   } satisfies RequestContract<LedgerHoldEndRequest, LedgerHoldReply>,
+  [PAYOUTS_AGENT_KEY_FIND]: {
+    owner: 'payouts',
+    callers: ['gateway'],
+    request: AgentKeyFindRequest,
+    reply: AgentKeyFindReply,
+  } satisfies RequestContract<AgentKeyFindRequest, AgentKeyFindReply>,
   [PAYMENTS_CREATE]: {
     owner: 'payments',
     callers: ['gateway'],

@@ -4,6 +4,7 @@ export * from './secrets';
 export * from './clock';
 export * from './decider';
 export * from './mode';
+export * from './api-bounds';
 export * from './payment-bounds';
 export * from './records';
 export * from './bounded-map';

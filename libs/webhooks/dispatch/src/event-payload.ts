@@ -6,7 +6,7 @@ export interface WebhookPayload {
   type: string;
   livemode: boolean;
   created_at: string;
-  data: { object: Record<string, unknown> };
+  data: { object: object };
 }
 
 /** The bus envelope minus what is ours (`merchant_id`, `source`). */

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { newPaymentObject } from '@xaalis/contracts/testing';
 import { HttpMetrics } from '@xaalis/http';
 import { FixedClock, newId } from '@xaalis/kernel';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
@@ -60,7 +61,7 @@ describeWithPostgres('WebhookEventsConsumer and the default endpoint set by requ
   const paymentSucceeded = (merchantId: string): IntegrationEvent => ({
     ...envelope(merchantId, NOW),
     type: 'payment.succeeded',
-    data: { object: { object: 'payment', id: newId('payment'), amount: 2_500 } },
+    data: { object: newPaymentObject({ id: newId('payment'), amount: 2_500 }) },
   });
 
   /** Per event of the merchants: endpoints it matched and deliveries it got. */

@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { processOnce } from '@xaalis/bus';
 import { CLOCK, PG_POOL } from '@xaalis/config';
-import { IntegrationEvent, validateMessage } from '@xaalis/contracts';
-import { validationError, type Clock, type Mode } from '@xaalis/kernel';
+import { validateIntegrationEvent } from '@xaalis/contracts';
+import { modeOf, type Clock } from '@xaalis/kernel';
 import { DeliveryWorker } from './delivery-worker';
 import { WebhookEventMetrics } from './webhook-event-metrics';
 import { recordEvent, upsertDefaultEndpoint } from './webhook-intake';
@@ -28,8 +28,8 @@ export class WebhookEventsConsumer {
   ) {}
 
   async receive(payload: unknown): Promise<void> {
-    const event = validateMessage(IntegrationEvent, payload);
-    const mode: Mode = event.livemode ? 'live' : 'test';
+    const event = validateIntegrationEvent(payload);
+    const mode = modeOf(event.livemode);
     if (event.type === 'account.updated') {
       // Usually a repeat: PATCH /v1/account set the endpoint before answering. This covers a
       // PATCH whose request got no answer.
@@ -37,7 +37,7 @@ export class WebhookEventsConsumer {
         upsertDefaultEndpoint(tx, {
           merchantId: event.merchant_id,
           mode,
-          url: webhookUrlOf(event),
+          url: event.data.object.webhook_url ?? null,
           at: new Date(event.created_at),
         }),
       );
@@ -56,15 +56,4 @@ export class WebhookEventsConsumer {
     }
     this.worker.wake();
   }
-}
-
-function webhookUrlOf(event: IntegrationEvent): string | null {
-  const url = event.data.object.webhook_url;
-  if (url === null || url === undefined) return null;
-  if (typeof url !== 'string') {
-    throw validationError([
-      { field: 'data.object.webhook_url', issue: 'must be a string or null' },
-    ]);
-  }
-  return url;
 }

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { IntegrationEvent } from '@xaalis/contracts';
-import { newId, type Mode } from '@xaalis/kernel';
+import { modeOf, newId, type Mode } from '@xaalis/kernel';
 import { ALL_EVENT_TYPES } from './endpoint-matching';
 import { payloadBody, toWebhookPayload } from './event-payload';
 
@@ -30,7 +30,7 @@ export async function recordEvent(
   event: IntegrationEvent,
   now: Date,
 ): Promise<number> {
-  const mode: Mode = event.livemode ? 'live' : 'test';
+  const mode = modeOf(event.livemode);
   const body = payloadBody(toWebhookPayload(event));
   let matched = 0;
   let after = '';

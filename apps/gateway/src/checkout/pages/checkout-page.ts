@@ -8,7 +8,7 @@ import {
   safeHttpUrl,
   script,
 } from '../../pages';
-import { CUSTOMER_PROVIDERS } from '@xaalis/kernel';
+import { CUSTOMER_PROVIDERS, PHONE_PATTERN } from '@xaalis/kernel';
 import { CHECKOUT_SCRIPT_JS } from './checkout-script';
 import {
   type CustomerPaymentView,
@@ -87,7 +87,7 @@ function picker(available: readonly string[]): SafeHtml {
 <legend>Choisissez votre moyen de paiement</legend>
 <div class="field">
 <label for="phone">Numéro de téléphone <span class="optional">(facultatif)</span></label>
-<input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" pattern="^\\+2217[0-9]{8}$" placeholder="77 123 45 67" aria-describedby="phone-hint phone-error">
+<input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" pattern="${PHONE_PATTERN.source}" placeholder="77 123 45 67" aria-describedby="phone-hint phone-error">
 <p id="phone-hint" class="hint">Le numéro de votre compte ${accounts}.</p>
 <p id="phone-error" class="field-error" hidden></p>
 </div>

@@ -1,3 +1,5 @@
+import { PHONE_PATTERN } from '@xaalis/kernel';
+
 /**
  * The checkout page's only script, shipped inline under the CSP nonce. Plain ES2015 with promise
  * chains (no optional chaining, no `event.submitter`) so it runs on the older Android browsers
@@ -8,7 +10,7 @@
 
 /** Pure helpers, kept apart so the unit tests can run exactly the code that ships. */
 export const CHECKOUT_HELPERS_JS = String.raw`
-var PHONE_PATTERN = /^\+2217[0-9]{8}$/;
+var PHONE_PATTERN = /${PHONE_PATTERN.source}/;
 
 /* People type "77 123 45 67", "00221…" or "221…"; the API wants +2217XXXXXXXX. */
 function normalizePhone(raw) {

@@ -1,13 +1,13 @@
-import type { CustomerProvider, PaymentProvider } from '@xaalis/kernel';
+import type { Currency, CustomerProvider, PaymentProvider, PaymentStatus } from '@xaalis/kernel';
 
-export type { CustomerProvider };
+export type { CustomerProvider, PaymentStatus };
 
 /** What the customer sees of a payment (spec 2.2): the JSON of the public pay and read steps. */
 export interface CustomerPaymentView {
   id: string;
   livemode: boolean;
   amount: number;
-  currency: 'XOF';
+  currency: Currency;
   status: PaymentStatus;
   description: string | null;
   merchant: { name: string };
@@ -17,9 +17,6 @@ export interface CustomerPaymentView {
   expires_at: string;
   return_url: string | null;
 }
-
-export type PaymentStatus =
-  'requires_payment_method' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'refunded';
 
 /** `mock` exists only in test-mode responses. */
 export type SandboxProvider = PaymentProvider;

@@ -2,7 +2,13 @@ import type { INestApplicationContext, INestMicroservice } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { lastValueFrom } from 'rxjs';
 import { BUS_CLIENT } from '@xaalis/config';
-import { PAYOUTS_BALANCE_GET, request, topicOf, type BalanceRequest } from '@xaalis/contracts';
+import {
+  PAYOUTS_BALANCE_GET,
+  request,
+  topicOf,
+  type BalanceRequest,
+  type IntegrationEvent,
+} from '@xaalis/contracts';
 import { DomainError } from '@xaalis/kernel';
 import { BusModule } from '../bus.module';
 import type { BusClient } from '../bus-client';
@@ -174,10 +180,12 @@ describe('in-process bus', () => {
       await lastValueFrom(client.emit(topicOf('payment.succeeded'), event), {
         defaultValue: undefined,
       });
-      inboxes.payouts.events[0]!.data.object.amount = 1;
+      // The fixture's object is a bare record: the envelope's check leaves `data.object` unread.
+      const objectOf = (sent: IntegrationEvent) => sent.data.object as Record<string, unknown>;
+      objectOf(inboxes.payouts.events[0]!).amount = 1;
 
-      expect(inboxes.webhooks.events[0]!.data.object.amount).toBe(5000);
-      expect(event.data.object.amount).toBe(5000);
+      expect(objectOf(inboxes.webhooks.events[0]!).amount).toBe(5000);
+      expect(objectOf(event).amount).toBe(5000);
     });
 
     it('are redelivered to a failing app only, and emit completes once it succeeded', async () => {

@@ -13,50 +13,25 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
+  CLIENT_REFERENCE_MAX_LENGTH,
+  CUSTOMER_NAME_MAX_LENGTH,
   CUSTOMER_PROVIDERS,
   MAX_PAYMENT_AMOUNT,
-  MODES,
+  PAYMENT_DESCRIPTION_MAX_LENGTH,
+  PAYMENT_STATUSES,
+  PHONE_PATTERN,
+  URL_MAX_LENGTH,
   type CustomerProvider,
-  type Mode,
+  type PaymentStatus,
 } from '@xaalis/kernel';
-import { idPattern } from './formats';
+import { idPattern } from '../shared/formats';
+import { ListRequest, MerchantScope } from '../shared/merchant-scope';
 
 /**
  * Payments' bus messages. The gateway validated the HTTP input already; these classes check the
  * message again at the payments app (STYLE 7) with the same bounds, so a bad message can never
  * reach the decider whatever sent it.
  */
-export const PAYMENT_STATUSES = [
-  'requires_payment_method',
-  'processing',
-  'succeeded',
-  'failed',
-  'expired',
-  'refunded',
-] as const;
-export const PHONE_PATTERN = /^\+2217[0-9]{8}$/;
-
-export class MerchantScope {
-  @Matches(idPattern('mer'), { message: 'merchant_id must be a merchant id (mer_…)' })
-  merchant_id!: string;
-
-  @IsIn(MODES)
-  mode!: Mode;
-}
-
-/** CONTRACT 4 paging of one of a merchant's lists, in one mode. */
-export class ListRequest extends MerchantScope {
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit!: number;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
-  starting_after?: string;
-}
-
 export class PaymentCustomerMessage {
   @IsOptional()
   @Matches(PHONE_PATTERN)
@@ -64,7 +39,7 @@ export class PaymentCustomerMessage {
 
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(CUSTOMER_NAME_MAX_LENGTH)
   name?: string | null;
 }
 
@@ -96,12 +71,12 @@ export class CreatePaymentRequest extends MerchantScope {
 
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(PAYMENT_DESCRIPTION_MAX_LENGTH)
   description?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(CLIENT_REFERENCE_MAX_LENGTH)
   client_reference?: string;
 
   @IsOptional()
@@ -111,12 +86,12 @@ export class CreatePaymentRequest extends MerchantScope {
 
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MaxLength(URL_MAX_LENGTH)
   success_url?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MaxLength(URL_MAX_LENGTH)
   cancel_url?: string;
 
   @IsOptional()
@@ -134,7 +109,7 @@ export class PaymentRef extends MerchantScope {
 export class ListPaymentsRequest extends ListRequest {
   @IsOptional()
   @IsIn(PAYMENT_STATUSES)
-  status?: (typeof PAYMENT_STATUSES)[number];
+  status?: PaymentStatus;
 }
 
 /** `payments.test_helpers.apply` (CONTRACT 6): exactly the effects of the real trigger. */

@@ -13,14 +13,17 @@ import {
   ValidateNested,
 } from 'class-validator';
 import {
+  CURRENCIES,
   CUSTOMER_PROVIDERS,
   PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+  type Currency,
   type CustomerProvider,
   type PaymentProvider,
+  type PaymentStatus,
 } from '@xaalis/kernel';
-import { idPattern, ISO_MS } from './formats';
-import { ListReply } from './list-reply';
-import { PAYMENT_STATUSES } from './payments.messages';
+import { idPattern, ISO_MS } from '../shared/formats';
+import { ListReply } from '../shared/list-reply';
 
 /**
  * What the payments app answers: a payment as the merchant reads it (spec 2.1), as its customer
@@ -75,9 +78,9 @@ export class PaymentReply {
   @IsInt()
   amount!: number;
 
-  @ApiProperty({ enum: ['XOF'] })
-  @IsIn(['XOF'])
-  currency!: 'XOF';
+  @ApiProperty({ enum: CURRENCIES })
+  @IsIn(CURRENCIES)
+  currency!: Currency;
 
   @ApiProperty({ type: 'integer' })
   @IsInt()
@@ -96,7 +99,7 @@ export class PaymentReply {
 
   @ApiProperty({ enum: PAYMENT_STATUSES })
   @IsIn(PAYMENT_STATUSES)
-  status!: (typeof PAYMENT_STATUSES)[number];
+  status!: PaymentStatus;
 
   @ApiProperty(NULLABLE_PROVIDER)
   @IsOptional()
@@ -173,13 +176,13 @@ export class CustomerPaymentReply {
   @IsInt()
   amount!: number;
 
-  @ApiProperty({ enum: ['XOF'] })
-  @IsIn(['XOF'])
-  currency!: 'XOF';
+  @ApiProperty({ enum: CURRENCIES })
+  @IsIn(CURRENCIES)
+  currency!: Currency;
 
   @ApiProperty({ enum: PAYMENT_STATUSES })
   @IsIn(PAYMENT_STATUSES)
-  status!: (typeof PAYMENT_STATUSES)[number];
+  status!: PaymentStatus;
 
   @ApiProperty({ type: 'string', nullable: true })
   @Allow()
@@ -236,5 +239,5 @@ export class SandboxPageReply {
   provider!: CustomerProvider;
 
   @IsIn(PAYMENT_STATUSES)
-  status!: (typeof PAYMENT_STATUSES)[number];
+  status!: PaymentStatus;
 }

@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
-import { idPattern, ISO_MS } from './formats';
-import { ListReply } from './list-reply';
-import { ListRequest, MerchantScope } from './payments.messages';
+import { MAX_PAYMENT_AMOUNT, REFUND_STATUSES, type RefundStatus } from '@xaalis/kernel';
+import { idPattern, ISO_MS } from '../shared/formats';
+import { ListReply } from '../shared/list-reply';
+import { ListRequest, MerchantScope } from '../shared/merchant-scope';
 
 /**
  * Refunds' bus messages (CONTRACT 5), owned by the payments app: a refund lives in its payment's
@@ -59,9 +59,9 @@ export class RefundReply {
   @IsInt()
   amount!: number;
 
-  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] })
-  @IsIn(['pending', 'succeeded', 'failed'])
-  status!: 'pending' | 'succeeded' | 'failed';
+  @ApiProperty({ enum: REFUND_STATUSES })
+  @IsIn(REFUND_STATUSES)
+  status!: RefundStatus;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'Why a `failed` refund failed' })
   @IsOptional()

@@ -1,17 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Min, ValidateNested } from 'class-validator';
-import { MODES, type Mode } from '@xaalis/kernel';
-import { idPattern } from './formats';
+import { idPattern } from '../shared/formats';
+import { MerchantScope } from '../shared/merchant-scope';
 
 /** `payouts.balance.get`: the merchant's balance in one mode, asked by the gateway. */
-export class BalanceRequest {
-  @Matches(idPattern('mer'), { message: 'merchant_id must be a merchant id (mer_…)' })
-  merchant_id!: string;
-
-  @IsIn(MODES)
-  mode!: Mode;
-}
+export class BalanceRequest extends MerchantScope {}
 
 /** Integer XOF, never floats (CONTRACT 1). */
 export class BalanceReply {
@@ -42,10 +36,11 @@ export class PaymentCredit {
   fee!: number;
 }
 
+/** What a hold is for: `refund:<re_id>` or `payout:<po_id>`, one hold each. */
+const HOLD_REF = /^(refund|payout):[a-z]+_[0-9A-Za-z]{20,}$/;
+
 export class LedgerHoldRequest extends BalanceRequest {
-  @Matches(/^(refund|payout):[a-z]+_[0-9A-Za-z]{20,}$/, {
-    message: 'ref must be refund:<re_id> or payout:<po_id>',
-  })
+  @Matches(HOLD_REF, { message: 'ref must be refund:<re_id> or payout:<po_id>' })
   ref!: string;
 
   @IsInt()
@@ -60,9 +55,7 @@ export class LedgerHoldRequest extends BalanceRequest {
 
 /** `payouts.ledger.settle` / `payouts.ledger.release`: the end of a hold, once. */
 export class LedgerHoldEndRequest extends BalanceRequest {
-  @Matches(/^(refund|payout):[a-z]+_[0-9A-Za-z]{20,}$/, {
-    message: 'ref must be refund:<re_id> or payout:<po_id>',
-  })
+  @Matches(HOLD_REF, { message: 'ref must be refund:<re_id> or payout:<po_id>' })
   ref!: string;
 }
 

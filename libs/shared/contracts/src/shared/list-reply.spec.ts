@@ -1,6 +1,6 @@
-import { PaymentListReply } from './payments.replies';
+import { PaymentListReply } from '../payments/payments.replies';
 import { validateMessage } from './validate-message';
-import { WebhookEventListReply } from './webhooks.messages';
+import { WebhookEventListReply } from '../webhooks/webhooks.messages';
 
 describe('ListReply', () => {
   it('validates each item as its own class', () => {

@@ -1,5 +1,5 @@
 import { DomainError } from '@xaalis/kernel';
-import { CreatePaymentRequest } from './payments.messages';
+import { CreatePaymentRequest } from '../payments/payments.messages';
 import { validateMessage } from './validate-message';
 
 const valid = () => ({

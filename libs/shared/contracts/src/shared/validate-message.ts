@@ -11,17 +11,23 @@ export type MessageClass<T extends object> = new () => T;
  * Unknown fields are stripped, not refused: a consumer still running the previous release must
  * accept events from a producer that already added a field (tolerant reader), and stripping
  * means a handler never sees a field nobody validated.
+ *
+ * `at` is where the payload sits in a larger message (`data.object`): issues are named from there.
  */
-export function validateMessage<T extends object>(Class: MessageClass<T>, payload: unknown): T {
+export function validateMessage<T extends object>(
+  Class: MessageClass<T>,
+  payload: unknown,
+  at = '',
+): T {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new DomainError('validation_error', `${Class.name} must be a JSON object.`, [
-      { field: '', issue: 'must be an object' },
+      { field: at, issue: 'must be an object' },
     ]);
   }
   const instance = plainToInstance(Class, payload);
   const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: true });
   if (errors.length > 0) {
-    throw new DomainError('validation_error', `${Class.name} is invalid.`, toIssues(errors, ''));
+    throw new DomainError('validation_error', `${Class.name} is invalid.`, toIssues(errors, at));
   }
   return instance;
 }

@@ -1,38 +1,26 @@
 import { ApiProperty, ApiSchema, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
-import { PaymentReply } from './payments.replies';
-import type { MessageClass } from './validate-message';
+import { INTEGRATION_EVENT_OBJECTS, type PublishedEventType } from '../integration-event';
+import type { MessageClass } from '../shared/validate-message';
 import type { WebhookEventType } from './webhooks.messages';
 
-interface DocumentedEvent {
-  /** What `data.object` is: for payment and payout events, what their `GET` returns (spec 6). */
-  object: MessageClass<object>;
-  /** When it is sent, as the schema's description. */
-  when: string;
-}
-
 /**
- * The events merchants receive today, one line each; the OpenAPI document gets one schema per
- * line, named after the type (`payment.succeeded` → `PaymentSucceededEvent`). Billing and payouts
- * add theirs here when they start sending them.
+ * The events merchants receive today, one line each: when it is sent, as the schema's
+ * description. `data.object` is the class every consumer validates the event's object against
+ * (`INTEGRATION_EVENT_OBJECTS`), so the document and the checks hold to one shape. The OpenAPI
+ * document gets one schema per line, named after the type (`payment.succeeded` →
+ * `PaymentSucceededEvent`). Billing and payouts add theirs here when they start sending them.
  */
 export const DOCUMENTED_WEBHOOK_EVENTS = {
-  'payment.succeeded': {
-    object: PaymentReply,
-    when: 'The provider confirmed the payment; its net was added to `available`.',
-  },
-  'payment.failed': { object: PaymentReply, when: 'Declined, or cancelled by the customer.' },
-  'payment.expired': { object: PaymentReply, when: 'Nobody paid within 30 minutes.' },
-  'payment.refunded': {
-    object: PaymentReply,
-    when:
-      'A refund reached the customer. `data.object` is the payment, not the refund: ' +
-      '`amount_refunded` has grown, and `status` is `refunded` once it reaches `amount`.',
-  },
-} satisfies Partial<Record<WebhookEventType, DocumentedEvent>>;
+  'payment.succeeded': 'The provider confirmed the payment; its net was added to `available`.',
+  'payment.failed': 'Declined, or cancelled by the customer.',
+  'payment.expired': 'Nobody paid within 30 minutes.',
+  'payment.refunded':
+    'A refund reached the customer. `data.object` is the payment, not the refund: ' +
+    '`amount_refunded` has grown, and `status` is `refunded` once it reaches `amount`.',
+} satisfies Partial<Record<WebhookEventType & PublishedEventType, string>>;
 
-const DOCUMENTED_TYPES = Object.keys(
-  DOCUMENTED_WEBHOOK_EVENTS,
-) as (keyof typeof DOCUMENTED_WEBHOOK_EVENTS)[];
+type DocumentedType = keyof typeof DOCUMENTED_WEBHOOK_EVENTS;
+const DOCUMENTED_TYPES = Object.keys(DOCUMENTED_WEBHOOK_EVENTS) as DocumentedType[];
 
 /** `payment.succeeded` → `PaymentSucceededEvent`, `subscription.past_due` → `SubscriptionPastDueEvent`. */
 export function webhookEventSchemaName(type: string): string {
@@ -56,8 +44,9 @@ function eventDataOf(object: MessageClass<object>): MessageClass<object> {
 }
 
 /** The spec 2.10 payload of one event type, as its deliveries' bodies carry it. */
-function eventClass(type: string, { object, when }: DocumentedEvent): MessageClass<object> {
-  const data = eventDataOf(object);
+function eventClass(type: DocumentedType): MessageClass<object> {
+  const data = eventDataOf(INTEGRATION_EVENT_OBJECTS[type]);
+  const when = DOCUMENTED_WEBHOOK_EVENTS[type];
   @ApiSchema({ name: webhookEventSchemaName(type), description: when })
   class WebhookEvent {
     @ApiProperty({
@@ -82,9 +71,7 @@ function eventClass(type: string, { object, when }: DocumentedEvent): MessageCla
 }
 
 /** For `@ApiExtraModels`: one documented class per line of `DOCUMENTED_WEBHOOK_EVENTS`. */
-export const WEBHOOK_EVENT_SCHEMAS: MessageClass<object>[] = DOCUMENTED_TYPES.map((type) =>
-  eventClass(type, DOCUMENTED_WEBHOOK_EVENTS[type]),
-);
+export const WEBHOOK_EVENT_SCHEMAS: MessageClass<object>[] = DOCUMENTED_TYPES.map(eventClass);
 
 /** Any one of them, told apart by `type`: an event as `GET /v1/events/{id}` returns it. */
 export const ANY_WEBHOOK_EVENT: SchemaObject = {

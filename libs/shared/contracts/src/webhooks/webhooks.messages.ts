@@ -15,11 +15,14 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MODES, type Mode } from '@xaalis/kernel';
-import { ListReply } from './list-reply';
-import { idPattern, ISO_MS } from './formats';
-import { INTEGRATION_EVENT_TYPES, type IntegrationEventType } from './integration-event-types';
-import { ListRequest, MerchantScope } from './payments.messages';
+import { MODES, URL_MAX_LENGTH, type Mode } from '@xaalis/kernel';
+import { ListReply } from '../shared/list-reply';
+import { idPattern, ISO_MS } from '../shared/formats';
+import {
+  INTEGRATION_EVENT_TYPES,
+  type IntegrationEventType,
+} from '../shared/integration-event-types';
+import { ListRequest, MerchantScope } from '../shared/merchant-scope';
 
 /** The event types merchants can receive (spec 6); `account.updated` stays internal. */
 export const WEBHOOK_EVENT_TYPES = INTEGRATION_EVENT_TYPES.filter(
@@ -32,8 +35,6 @@ export const WEBHOOK_SUBSCRIPTIONS: readonly string[] = [...WEBHOOK_EVENT_TYPES,
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
-
-const MAX_URL_LENGTH = 2048;
 
 /** `gateway.webhook_secret.get`: the secrets that sign a merchant's deliveries, in clear. */
 export class WebhookSecretRequest {
@@ -56,7 +57,7 @@ export class CreateWebhookEndpointRequest extends MerchantScope {
   endpoint_id!: string;
 
   @IsString()
-  @MaxLength(MAX_URL_LENGTH)
+  @MaxLength(URL_MAX_LENGTH)
   url!: string;
 
   @IsArray()
@@ -74,7 +75,7 @@ export class CreateWebhookEndpointRequest extends MerchantScope {
  */
 export class SetDefaultWebhookEndpointRequest extends MerchantScope {
   @IsString()
-  @MaxLength(MAX_URL_LENGTH)
+  @MaxLength(URL_MAX_LENGTH)
   url!: string;
 
   /** The change's time, as `account.updated` carries it: an older change never undoes a newer. */

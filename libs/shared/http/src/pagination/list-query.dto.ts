@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { LIST_CURSOR_MAX_LENGTH, MAX_LIST_LIMIT } from '@xaalis/kernel';
 
 export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 100;
+export { MAX_LIST_LIMIT };
 
 /**
  * CONTRACT 4 query of every list endpoint; extend it with the endpoint's own filters. Query values
@@ -26,6 +27,6 @@ export class ListQueryDto {
   @ApiPropertyOptional({ description: 'Id of the last object of the previous page.' })
   @IsOptional()
   @IsString()
-  @Length(1, 255)
+  @Length(1, LIST_CURSOR_MAX_LENGTH)
   starting_after?: string;
 }

@@ -1,13 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Length, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import { PHONE_PATTERN, URL_MAX_LENGTH } from '@xaalis/kernel';
 
-/** Spec 8: a Senegalese mobile number in international form. */
-export const PHONE_PATTERN = /^\+2217[0-9]{8}$/;
+/** Defined once in the kernel, beside the other bounds DTOs, messages and deciders share. */
+export { PHONE_PATTERN, URL_MAX_LENGTH };
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
 export const METADATA_VALUE_MAX_LENGTH = 500;
-export const URL_MAX_LENGTH = 2048;
 
 export function IsPhone(options?: ValidationOptions): PropertyDecorator {
   return Matches(PHONE_PATTERN, {
