@@ -58,6 +58,29 @@ describe('module boundaries (planted violations)', () => {
     expect(out).toContain('A project tagged with "type:domain" is not allowed to import "pg"');
   });
 
+  it.each([
+    'libs/gateway/identity-domain/src/planted.ts',
+    'libs/payouts/ledger-domain/src/planted.ts',
+  ])('refuses the framework in %s', (path) => {
+    const out = lint(
+      path,
+      "import { Injectable } from '@nestjs/common';\nexport const x = Injectable;\n",
+    );
+    expect(out).toContain(
+      'A project tagged with "type:domain" is not allowed to import "@nestjs/common"',
+    );
+  });
+
+  it('refuses a domain library depending on infrastructure', () => {
+    const out = lint(
+      'libs/payouts/ledger-domain/src/planted.ts',
+      "import { createPool } from '@xaalis/database';\nexport const x = createPool;\n",
+    );
+    expect(out).toContain(
+      'A project tagged with "type:domain" can only depend on libs tagged with "type:domain"',
+    );
+  });
+
   it('accepts a context using the shared kernel', () => {
     const out = lint(
       'apps/payouts/src/planted.ts',

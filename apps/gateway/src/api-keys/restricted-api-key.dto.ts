@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString } from 'class-validator';
-import { ALL_SCOPES } from '@xaalis/identity';
+import { ALL_SCOPES } from '@xaalis/identity-domain';
 
 export class RestrictedApiKeyDto {
   @ApiProperty({ type: [String], enum: ALL_SCOPES, example: ['payments:read', 'refunds:write'] })

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { MAX_GRACE_HOURS } from '@xaalis/identity';
+import { MAX_GRACE_HOURS } from '@xaalis/identity-domain';
 
 export class RollApiKeyDto {
   @ApiPropertyOptional({

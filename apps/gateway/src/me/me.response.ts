@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MEMBER_ROLES, type MemberRole, UserView } from '@xaalis/identity';
+import { UserView } from '@xaalis/identity';
+import { MEMBER_ROLES, type MemberRole } from '@xaalis/identity-domain';
 
 export class MembershipResponse {
   @ApiProperty({ example: 'mer_01JD8ZP5V6W7X8Y9Z0A1B2C3D4' })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, MaxLength } from 'class-validator';
-import { MEMBER_ROLES, type MemberRole } from '@xaalis/identity';
+import { MEMBER_ROLES, type MemberRole } from '@xaalis/identity-domain';
 
 export class AddMemberDto {
   @ApiProperty({ format: 'email', description: 'Email of an existing user.' })

@@ -12,6 +12,7 @@ import {
   type XaalisConfig,
 } from '@xaalis/config';
 import {
+  PAYOUTS_AGENT_KEY_FIND,
   WEBHOOKS_ENDPOINT_SET_DEFAULT,
   type SetDefaultWebhookEndpointRequest,
   type WebhookEndpointReply,
@@ -46,7 +47,7 @@ export class CapturingLogger implements LoggerService {
 
 /**
  * What the other apps answer while they are not running: `payouts.balance.get` a fresh ledger,
- * `webhooks.endpoint.set_default` the endpoint it was asked for.
+ * `payouts.agent_key.find` no key, `webhooks.endpoint.set_default` the endpoint it was asked for.
  */
 export const zeroBalanceBus = {
   requests: [] as Array<{ pattern: string; data: unknown }>,
@@ -57,6 +58,7 @@ export const zeroBalanceBus = {
     this.requests.push({ pattern, data });
     if (pattern === WEBHOOKS_ENDPOINT_SET_DEFAULT)
       return of({ ok: true, value: defaultEndpointOf(data as SetDefaultWebhookEndpointRequest) });
+    if (pattern === PAYOUTS_AGENT_KEY_FIND) return of({ ok: true, value: { key: null } });
     return of({ ok: true, value: { available: 0, pending: 0 } });
   },
 };

@@ -3,7 +3,7 @@ import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 import {
   DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
   MAX_WEBHOOK_SECRET_OVERLAP_HOURS,
-} from '@xaalis/identity';
+} from '@xaalis/identity-domain';
 
 export class RollWebhookSecretDto {
   @ApiPropertyOptional({

@@ -1,12 +1,7 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import {
-  DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS,
-  IdentityCommands,
-  MerchantCaller,
-  Roles,
-  SessionAuth,
-} from '@xaalis/identity';
+import { IdentityCommands, MerchantCaller, Roles, SessionAuth } from '@xaalis/identity';
+import { DEFAULT_WEBHOOK_SECRET_OVERLAP_HOURS } from '@xaalis/identity-domain';
 import { NewIds } from '@xaalis/http';
 import { RollWebhookSecretDto } from './roll-webhook-secret.dto';
 import { RolledWebhookSecretResponse } from './rolled-webhook-secret.response';

@@ -1,5 +1,5 @@
 import { assertNever, invalidState, notFound, validationError, type Decider } from '@xaalis/kernel';
-import { isKnownScope } from '../api-keys/api-key-scopes';
+import { isKnownScope } from './api-key-scopes';
 import {
   MAX_GRACE_HOURS,
   MAX_WEBHOOK_SECRET_OVERLAP_HOURS,

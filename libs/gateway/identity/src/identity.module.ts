@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { CONFIG, PG_POOL, type XaalisConfig } from '@xaalis/config';
 import { projectionRunnerProviders } from '@xaalis/runtime';
 import type { Pool } from 'pg';
+import { AGENT_KEY_LOOKUP } from './api-keys/agent-key-lookup';
 import { ApiKeyCache } from './api-keys/api-key-cache';
 import { ApiKeyChangeListener } from './api-keys/api-key-change.listener';
 import { ApiKeyUsageRecorder } from './api-keys/api-key-usage.recorder';
 import { ApiKeyAuthenticator } from './api-keys/api-key.authenticator';
+import { BusAgentKeyLookup } from './api-keys/bus-agent-key-lookup';
 import { IdentityCommands } from './application/identity-commands.service';
 import { AUTH } from './auth/auth.tokens';
 import { AuthService } from './auth/auth.service';
@@ -25,8 +27,9 @@ const required = (value: string | undefined, name: string): string => {
 
 /**
  * Identity and access: merchants, members and API keys (event-sourced), users and sessions
- * (better-auth), and the two guards. Needs CONFIG, CLOCK, PG_POOL, PRISMA and EVENT_STORE from
- * the composition root, and `RateLimits` from the global HTTP edge module.
+ * (better-auth), and the two guards. Needs CONFIG, CLOCK, PG_POOL, PRISMA, EVENT_STORE and
+ * BUS_CLIENT (agent keys are asked of the payouts app) from the composition root, and `RateLimits`
+ * from the global HTTP edge module.
  */
 @Module({
   providers: [
@@ -54,6 +57,8 @@ const required = (value: string | undefined, name: string): string => {
     AuthService,
     IdentityQueries,
     ApiKeyUsageRecorder,
+    // Agent keys are the payouts app's: asked over the bus, cached like API keys.
+    { provide: AGENT_KEY_LOOKUP, useClass: BusAgentKeyLookup },
     ApiKeyAuthenticator,
     IdentityCommands,
     ApiKeyGuard,

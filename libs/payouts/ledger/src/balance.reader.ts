@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PRISMA } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
 import type { Mode } from '@xaalis/kernel';
-import { LEDGER_ACCOUNTS } from './accounts';
+import { LEDGER_ACCOUNTS } from '@xaalis/ledger-domain';
 
 export interface Balance {
   available: number;

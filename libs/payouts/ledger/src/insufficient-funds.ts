@@ -1,5 +1,5 @@
 import { DomainError } from '@xaalis/kernel';
-import type { Hold } from './ledger.inputs';
+import type { Hold } from '@xaalis/ledger-domain';
 
 /** The balance CHECK refusing the hold, as the client error it is; null for anything else. */
 export function insufficientFunds(

@@ -2,7 +2,7 @@ import { newId } from '@xaalis/kernel';
 import { describeWithPostgres, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { Ledger } from './ledger';
 import { balanceDrift, sumOfEntries, unbalancedTransactions } from './ledger.audit';
-import { payoutHold } from './ledger.inputs';
+import { payoutHold } from '@xaalis/ledger-domain';
 import { expectLedgerBalanced } from './testing/expect-ledger-balanced';
 import { createLedgerDatabase, fundMerchant, newMerchantId } from './testing/ledger-fixtures';
 

@@ -3,7 +3,7 @@ import { newId } from '@xaalis/kernel';
 import { describeWithPostgres, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import type { PoolClient } from 'pg';
 import { Ledger } from './ledger';
-import { refundHold } from './ledger.inputs';
+import { refundHold } from '@xaalis/ledger-domain';
 import { expectLedgerBalanced } from './testing/expect-ledger-balanced';
 import {
   balancesOf,

@@ -1,7 +1,7 @@
 import { DomainError, newId, type Mode } from '@xaalis/kernel';
 import { describeWithPostgres, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { Ledger } from './ledger';
-import { payoutHold, refundHold } from './ledger.inputs';
+import { payoutHold, refundHold } from '@xaalis/ledger-domain';
 import { expectLedgerBalanced } from './testing/expect-ledger-balanced';
 import {
   allSettled,

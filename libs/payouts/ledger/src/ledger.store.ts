@@ -1,8 +1,6 @@
 import { DomainError, type Mode } from '@xaalis/kernel';
 import type { PoolClient } from 'pg';
-import type { SettlementAccount } from './accounts';
-import type { HoldRef } from './ledger.inputs';
-import type { HeldFunds, LedgerPosting } from './ledger.postings';
+import type { HeldFunds, HoldRef, LedgerPosting, SettlementAccount } from '@xaalis/ledger-domain';
 
 /**
  * Records the transaction and its entries, and makes sure a balance row exists for each account.

@@ -2,18 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
 import { notFound } from '@xaalis/kernel';
 import type { Pool, PoolClient } from 'pg';
-import type { SettlementAccount } from './accounts';
-import {
-  validCreditPayment,
-  validHold,
-  validReleaseHold,
-  validSettleHold,
-  type CreditPayment,
-  type Hold,
-  type HoldRef,
-  type ReleaseHold,
-  type SettleHold,
-} from './ledger.inputs';
 import {
   holdPosting,
   paymentPosting,
@@ -21,9 +9,19 @@ import {
   releasePosting,
   settledTxnId,
   settlePosting,
+  validCreditPayment,
+  validHold,
+  validReleaseHold,
+  validSettleHold,
+  type CreditPayment,
   type HeldFunds,
+  type Hold,
+  type HoldRef,
   type LedgerPosting,
-} from './ledger.postings';
+  type ReleaseHold,
+  type SettleHold,
+  type SettlementAccount,
+} from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
 import { endHold, holdStatus, post, recordHold, type HoldStatus } from './ledger.store';
 import { inTransaction } from './transaction';

@@ -6,4 +6,5 @@ export * from './projection';
 export * from './checkpoints';
 export * from './projection-runner';
 export * from './database-url';
+export * from './api-key-changes';
 export * from './progress-bar';

@@ -1,13 +1,18 @@
 import type { CachedKey } from './api-key-cache';
 
 /**
- * Agent keys (`ak_…`) are issued by the agent-wallet context in a later issue. It provides this
- * lookup under `AGENT_KEY_LOOKUP`; until then every agent key is unknown (401). Its revoke must
- * call `announceApiKeyChanged` with the key's id in the revoking transaction, as the merchant
- * projection does, so the cached key stops working on every replica at once.
+ * Where the bearer guard finds agent keys (`ak_…`), which the payouts app owns (its `agent_keys`
+ * read model). The gateway provides `BusAgentKeyLookup` here, a `payouts.agent_key.find` request,
+ * so it works alike in one process and across processes. Whatever writes `agent_keys` (the
+ * agent-wallet projection) must call `announceApiKeyChanged` (`@xaalis/database`) with the key's
+ * id in the transaction that revokes it, as the merchant projection does for API keys, so the
+ * cached key stops working on every gateway replica at once rather than at the cache's TTL.
  */
 export const AGENT_KEY_LOOKUP = 'XAALIS_AGENT_KEY_LOOKUP';
 
+export type AgentKey = CachedKey & { kind: 'agent'; agentWalletId: string };
+
 export interface AgentKeyLookup {
-  findBySecretHash(secretHash: string): Promise<(CachedKey & { kind: 'agent' }) | null>;
+  /** The key that is not revoked and whose secret has this keyed hash; null for none. */
+  findBySecretHash(secretHash: string): Promise<AgentKey | null>;
 }

@@ -1,7 +1,7 @@
 import { createPrismaClient, type PrismaClient } from '@xaalis/database';
 import type { RecordedEvent } from '@xaalis/event-store';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
-import { MERCHANT_ID, T0 } from '../merchant/merchant.fixtures';
+import { MERCHANT_ID, T0 } from '@xaalis/identity-domain/testing';
 import { merchantProjection } from '../read-model/merchant.projection';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyChangeListener } from './api-key-change.listener';

@@ -6,9 +6,9 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
+import { API_KEY_CHANGED_CHANNEL } from '@xaalis/database';
 import { Client, type ClientConfig, type Pool } from 'pg';
 import { ApiKeyCache } from './api-key-cache';
-import { API_KEY_CHANGED_CHANNEL } from './api-key-changes';
 
 const RECONNECT_MS = 1_000;
 

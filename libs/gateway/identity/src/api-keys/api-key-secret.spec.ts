@@ -1,6 +1,6 @@
 import { hashSecret } from '@xaalis/kernel';
 import { newApiKeySecret, parseBearerSecret } from './api-key-secret';
-import { scopesAllow } from './api-key-scopes';
+import { scopesAllow } from '@xaalis/identity-domain';
 
 const HASH_KEY = 'h'.repeat(40);
 

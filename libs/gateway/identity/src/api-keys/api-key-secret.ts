@@ -1,5 +1,5 @@
 import { displayPrefix, hashSecret, randomToken, type Mode } from '@xaalis/kernel';
-import type { ApiKeyKind } from '../merchant/merchant.events';
+import type { ApiKeyKind } from '@xaalis/identity-domain';
 
 export type BearerKeyType = 'secret' | 'restricted' | 'agent';
 

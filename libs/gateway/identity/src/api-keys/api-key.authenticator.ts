@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, CONFIG, PRISMA, type XaalisConfig } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
 import {
@@ -8,7 +8,7 @@ import {
   hashSecret,
   secretFingerprint,
 } from '@xaalis/kernel';
-import { keyStatus } from '../merchant/merchant.state';
+import { keyStatus } from '@xaalis/identity-domain';
 import { AGENT_KEY_LOOKUP, type AgentKeyLookup } from './agent-key-lookup';
 import { ApiKeyCache, type CachedKey } from './api-key-cache';
 import { parseBearerSecret } from './api-key-secret';
@@ -35,7 +35,7 @@ export class ApiKeyAuthenticator {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly cache: ApiKeyCache,
     private readonly usage: ApiKeyUsageRecorder,
-    @Optional() @Inject(AGENT_KEY_LOOKUP) private readonly agentKeys?: AgentKeyLookup,
+    @Inject(AGENT_KEY_LOOKUP) private readonly agentKeys: AgentKeyLookup,
   ) {
     if (!config.secretHashKey)
       throw new Error('config.secretHashKey is required to check API keys');
@@ -74,7 +74,7 @@ export class ApiKeyAuthenticator {
     const readAt = this.cache.generation;
     const secretHash = hashSecret(secret, this.hashKey);
     const found = agent
-      ? ((await this.agentKeys?.findBySecretHash(secretHash)) ?? null)
+      ? await this.agentKeys.findBySecretHash(secretHash)
       : await this.findApiKey(secretHash);
     // The index found the row by hash; comparing again in constant time keeps the decision itself
     // free of early exits.

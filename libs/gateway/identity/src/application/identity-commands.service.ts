@@ -6,16 +6,16 @@ import { failpoint } from '@xaalis/failpoints';
 import { type Clock, type Mode, newId, notFound } from '@xaalis/kernel';
 import { ApiKeyAuthenticator } from '../api-keys/api-key.authenticator';
 import { newApiKeySecret } from '../api-keys/api-key-secret';
-import type { MerchantCommand } from '../merchant/merchant.commands';
-import { merchantDecider } from '../merchant/merchant.decide';
-import { asMerchantEvent } from '../merchant/merchant-event-guard';
 import {
   type AccountUpdated,
   type ApiKeyKind,
   type MemberRole,
+  type MerchantCommand,
   type MerchantEvent,
+  merchantDecider,
   merchantStream,
-} from '../merchant/merchant.events';
+} from '@xaalis/identity-domain';
+import { asMerchantEvent } from '../merchant/merchant-event-guard';
 import { IDENTITY_PROJECTION_RUNNER } from '../read-model/identity-projections';
 import { IdentityQueries } from '../read-model/identity.queries';
 import {

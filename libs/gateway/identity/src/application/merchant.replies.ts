@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MEMBER_ROLES, type MemberRole } from '../merchant/merchant.events';
+import { MEMBER_ROLES, type MemberRole } from '@xaalis/identity-domain';
 
 /** `POST /dashboard/v1/merchants` (CONTRACT 5). */
 export class CreatedMerchant {

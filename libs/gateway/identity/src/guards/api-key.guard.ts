@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { type Credential, RateLimits, type XaalisRequest } from '@xaalis/http';
 import { assertNever, forbidden, type Mode } from '@xaalis/kernel';
 import type { FastifyRequest } from 'fastify';
-import { scopesAllow } from '../api-keys/api-key-scopes';
+import { scopesAllow } from '@xaalis/identity-domain';
 import type { CachedKey } from '../api-keys/api-key-cache';
 import { ApiKeyAuthenticator, invalidApiKey } from '../api-keys/api-key.authenticator';
 import { REQUIRED_SCOPE, type RequiredScope } from './auth.metadata';

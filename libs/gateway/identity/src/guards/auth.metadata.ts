@@ -1,7 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Mode } from '@xaalis/kernel';
-import type { ScopeAccess, ScopeResource } from '../api-keys/api-key-scopes';
-import type { MemberRole } from '../merchant/merchant.events';
+import type { MemberRole, ScopeAccess, ScopeResource } from '@xaalis/identity-domain';
 
 export const ROLES = 'xaalis:roles';
 export const REQUIRED_SCOPE = 'xaalis:required-scope';

@@ -10,7 +10,7 @@ import {
 } from '@xaalis/kernel';
 import type { FastifyReply } from 'fastify';
 import { AuthService } from '../auth/auth.service';
-import type { MemberRole } from '../merchant/merchant.events';
+import type { MemberRole } from '@xaalis/identity-domain';
 import { IdentityQueries } from '../read-model/identity.queries';
 import { PATH_MODE, ROLES } from './auth.metadata';
 import { callerOf, type SessionRequest } from './session-request';

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@xaalis/event-store';
-import { MERCHANT_EVENT_TYPES, type MerchantEvent } from './merchant.events';
+import { MERCHANT_EVENT_TYPES, type MerchantEvent } from '@xaalis/identity-domain';
 
 /**
  * Narrows a stored event to the aggregate's union. An unknown type (written by a newer version)

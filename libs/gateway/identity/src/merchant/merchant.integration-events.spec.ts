@@ -7,8 +7,8 @@ import {
   SECRET_AT_CREATION,
   T0,
   webhookSecretRolled,
-} from './merchant.fixtures';
-import type { MerchantEvent } from './merchant.events';
+} from '@xaalis/identity-domain/testing';
+import type { MerchantEvent } from '@xaalis/identity-domain';
 import { identityIntegrationEvents } from './merchant.integration-events';
 
 const recorded = (event: MerchantEvent, revision = 3n): RecordedEvent => ({

@@ -3,7 +3,7 @@ import type { IntegrationEvent } from '@xaalis/contracts';
 import type { RecordedEvent } from '@xaalis/event-store';
 import { assertNever, livemode } from '@xaalis/kernel';
 import { asMerchantEvent } from './merchant-event-guard';
-import { MERCHANT_STREAM_PREFIX } from './merchant.events';
+import { MERCHANT_STREAM_PREFIX } from '@xaalis/identity-domain';
 
 export const IDENTITY_STREAM_PREFIXES = [MERCHANT_STREAM_PREFIX];
 

@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { type Mode, MODES } from '@xaalis/kernel';
-import { ALL_SCOPES } from '../api-keys/api-key-scopes';
-import { keyStatus } from '../merchant/merchant.state';
+import { ALL_SCOPES, keyStatus } from '@xaalis/identity-domain';
 
 /** An API key row as the read model holds it, with its last use joined in. */
 export interface ApiKeyRecord {

@@ -4,7 +4,7 @@ import { PG_POOL, PRISMA } from '@xaalis/config';
 import type { PrismaClient } from '@xaalis/database';
 import { requireCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
-import type { MemberRole } from '../merchant/merchant.events';
+import type { MemberRole } from '@xaalis/identity-domain';
 import type { StoredWebhookSecrets } from '../webhook-secret/signing-secrets';
 import type { ApiKeyRecord } from './api-key.view';
 

@@ -11,8 +11,8 @@ import {
   SECRET_AT_CREATION,
   T0,
   webhookSecretRolled,
-} from '../merchant/merchant.fixtures';
-import type { MerchantEvent } from '../merchant/merchant.events';
+} from '@xaalis/identity-domain/testing';
+import type { MerchantEvent } from '@xaalis/identity-domain';
 import { merchantProjection } from './merchant.projection';
 
 let position = 0;

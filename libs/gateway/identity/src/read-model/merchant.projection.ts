@@ -1,13 +1,12 @@
 import { assertNever } from '@xaalis/kernel';
-import type { PrismaTx, Projection } from '@xaalis/database';
+import { announceApiKeyChanged, type PrismaTx, type Projection } from '@xaalis/database';
 import type { RecordedEvent } from '@xaalis/event-store';
-import { announceApiKeyChanged } from '../api-keys/api-key-changes';
 import { asMerchantEvent } from '../merchant/merchant-event-guard';
 import {
   MERCHANT_STREAM_PREFIX,
   type IssuedKey,
   type MerchantEvent,
-} from '../merchant/merchant.events';
+} from '@xaalis/identity-domain';
 
 export const MERCHANT_PROJECTION = 'identity-merchants';
 

@@ -2,7 +2,7 @@ import { runMigrations } from '@xaalis/database';
 import { newId, type Mode } from '@xaalis/kernel';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import type { Pool } from 'pg';
-import type { LedgerAccount } from '../accounts';
+import type { LedgerAccount } from '@xaalis/ledger-domain';
 import type { Ledger } from '../ledger';
 
 /** A throwaway database with every migration applied, for this library's int tests. */

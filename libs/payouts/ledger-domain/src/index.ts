@@ -1,0 +1,3 @@
+export * from './accounts';
+export * from './ledger.inputs';
+export * from './ledger.postings';
