@@ -24,7 +24,7 @@ describeWithPostgres('replay', () => {
       'SELECT * FROM merchant_members ORDER BY merchant_id, user_id',
     );
     const payments = await pool.query('SELECT * FROM payments ORDER BY id');
-    const jobs = await pool.query('SELECT * FROM payment_jobs ORDER BY payment_id, kind');
+    const jobs = await pool.query('SELECT * FROM jobs ORDER BY kind, reference');
     return {
       merchants: merchants.rows,
       keys: keys.rows,
@@ -54,7 +54,9 @@ describeWithPostgres('replay', () => {
       }
     }
     // The list catches the read model up, so the snapshot below is taken on a settled table.
-    await fetch(`${baseUrl}/v1/payments`, { headers: { authorization: `Bearer ${flow.secretKey}` } });
+    await fetch(`${baseUrl}/v1/payments`, {
+      headers: { authorization: `Bearer ${flow.secretKey}` },
+    });
   });
 
   afterAll(async () => {
@@ -72,7 +74,7 @@ describeWithPostgres('replay', () => {
     // Lose the read model: only the streams remain.
     await db.pool.query(
       'DELETE FROM api_keys; DELETE FROM merchant_members; DELETE FROM merchants; ' +
-        'DELETE FROM payment_jobs; DELETE FROM payments',
+        'DELETE FROM jobs; DELETE FROM payments',
     );
 
     const replay = startProcess({

@@ -3,7 +3,7 @@ import { CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { Projection } from '@xaalis/database';
 import { createLivePaymentProviders } from '@xaalis/payment-providers';
 import { projectionRunnerProviders } from '@xaalis/runtime';
-import { PaymentJobsWorker } from './payment-jobs.worker';
+import { paymentJobProviders, PAYMENT_JOB_SCHEDULER } from './jobs/payment-job-scheduler';
 import { PaymentLinker } from './payment-links';
 import { PaymentCommands } from './payment.commands.service';
 import { PaymentQueries } from './payment.queries';
@@ -21,8 +21,8 @@ export function paymentsProjections(): Projection[] {
 
 /**
  * The payments context: the payment decider behind its use cases, the read model, the durable
- * job worker, the live providers and the forwarder of payment events. Needs CONFIG, CLOCK,
- * PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT from the composition root.
+ * jobs and their scheduler, the live providers and the forwarder of payment events. Needs
+ * CONFIG, CLOCK, PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT from the composition root.
  */
 @Module({
   providers: [
@@ -38,9 +38,9 @@ export function paymentsProjections(): Projection[] {
     ProviderStarter,
     PaymentsService,
     RefundsService,
-    PaymentJobsWorker,
+    ...paymentJobProviders,
     PaymentsForwarder,
   ],
-  exports: [PaymentsService, RefundsService, PaymentJobsWorker, PAYMENTS_PROJECTION_RUNNER],
+  exports: [PaymentsService, RefundsService, PAYMENT_JOB_SCHEDULER, PAYMENTS_PROJECTION_RUNNER],
 })
 export class PaymentsApplicationModule {}

@@ -77,9 +77,7 @@ describeWithPostgres('payments projection', () => {
       .query('SELECT * FROM payments ORDER BY id')
       .then((result) => result.rows),
     jobs: await db.pool
-      .query(
-        'SELECT payment_id, kind, due_at, attempts FROM payment_jobs ORDER BY payment_id, kind',
-      )
+      .query('SELECT kind, reference, due_at, attempts FROM jobs ORDER BY kind, reference')
       .then((result) => result.rows),
     refunds: await db.pool
       .query(
@@ -117,11 +115,16 @@ describeWithPostgres('payments projection', () => {
         const { jobs } = await snapshot();
         expect(jobs).toEqual(
           [
-            { payment_id: PAYMENT_ID, kind: 'expire', due_at: EXPIRES_AT, attempts: 0 },
-            { payment_id: OTHER_PAYMENT_ID, kind: 'expire', due_at: EXPIRES_AT, attempts: 0 },
-            { payment_id: OTHER_PAYMENT_ID, kind: 'reconcile', due_at: at(1), attempts: 0 },
-            { payment_id: THIRD_ID, kind: 'expire', due_at: EXPIRES_AT, attempts: 0 },
-          ].sort((a, b) => `${a.payment_id} ${a.kind}`.localeCompare(`${b.payment_id} ${b.kind}`)),
+            { kind: 'payment.expire', reference: PAYMENT_ID, due_at: EXPIRES_AT, attempts: 0 },
+            {
+              kind: 'payment.expire',
+              reference: OTHER_PAYMENT_ID,
+              due_at: EXPIRES_AT,
+              attempts: 0,
+            },
+            { kind: 'payment.reconcile', reference: OTHER_PAYMENT_ID, due_at: at(1), attempts: 0 },
+            { kind: 'payment.expire', reference: THIRD_ID, due_at: EXPIRES_AT, attempts: 0 },
+          ].sort((a, b) => `${a.kind} ${a.reference}`.localeCompare(`${b.kind} ${b.reference}`)),
         );
       }
     }
@@ -157,8 +160,8 @@ describeWithPostgres('payments projection', () => {
       await prisma.$transaction((tx) => paymentsProjection.apply(event, tx));
       if (index === 7) {
         // Mid-history: a refund is scheduled, the second payment is reconciled.
-        const jobs = (await snapshot()).jobs.map((job) => [job.payment_id, job.kind]);
-        expect(jobs).toContainEqual([PAYMENT_ID, `refund:${REFUND_ID}`]);
+        const jobs = (await snapshot()).jobs.map((job) => [job.kind, job.reference]);
+        expect(jobs).toContainEqual(['payment.refund', `${PAYMENT_ID}:${REFUND_ID}`]);
       }
     }
     const expected = await snapshot();

@@ -1,5 +1,6 @@
 import type { PrismaTx, Projection } from '@xaalis/database';
 import type { RecordedEvent } from '@xaalis/event-store';
+import { deleteJobsOfKinds, scheduleJobs, type JobChange } from '@xaalis/jobs';
 import { assertNever } from '@xaalis/kernel';
 import {
   evolve,
@@ -10,7 +11,7 @@ import {
   type PaymentEvent,
 } from '@xaalis/payments-domain';
 import { asPaymentEvent } from './payment-event-guard';
-import { jobKinds } from './payment-jobs.kinds';
+import { ALL_PAYMENT_JOB_KINDS, paymentJobs } from './payment-jobs.kinds';
 
 export const PAYMENTS_PROJECTION = 'payments';
 
@@ -18,9 +19,9 @@ export const PAYMENTS_PROJECTION = 'payments';
 export const RECONCILE_AFTER_MS = 60_000;
 
 /**
- * One row per payment holding the folded state, one per refund, plus the payment's scheduled
- * jobs, written in the runner's transaction. The row's revision makes a second application of an
- * event a no-op.
+ * One row per payment holding the folded state, one per refund, plus the payment's durable jobs
+ * (`@xaalis/jobs`), written in the runner's transaction. The row's revision makes a second
+ * application of an event a no-op.
  *
  * A batch costs at most five statements whatever its size (read the rows it touches, upsert the
  * payments, upsert their refunds, upsert and delete jobs): under load the runner hands over tens
@@ -32,7 +33,7 @@ export const paymentsProjection: Projection = {
   apply: (recorded, tx) => applyPaymentEvents([recorded], tx),
   applyBatch: applyPaymentEvents,
   async reset(tx: PrismaTx): Promise<void> {
-    await tx.paymentJob.deleteMany({});
+    await deleteJobsOfKinds(tx, ALL_PAYMENT_JOB_KINDS);
     await tx.refund.deleteMany({});
     await tx.payment.deleteMany({});
   },
@@ -52,9 +53,6 @@ interface Folded {
   updatedAt: Date;
 }
 
-/** A job's last word in the batch: due at a time, or gone. */
-type JobChange = { paymentId: string; kind: string; dueAt: Date | null };
-
 async function applyPaymentEvents(batch: RecordedEvent[], tx: PrismaTx): Promise<void> {
   const events = batch.flatMap((recorded) => {
     const event = asPaymentEvent(recorded);
@@ -70,7 +68,8 @@ async function applyPaymentEvents(batch: RecordedEvent[], tx: PrismaTx): Promise
      WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
   const stored = new Map(rows.map((row) => [row.id, row]));
   const folded = new Map<string, Folded>();
-  const jobs = new Map<string, JobChange>();
+  /** In event order: a job's last change in the batch is the one written. */
+  const jobs: JobChange[] = [];
   /** Payments whose refunds changed in this batch. */
   const refunded = new Set<string>();
   for (const { recorded, event, id } of events) {
@@ -80,9 +79,7 @@ async function applyPaymentEvents(batch: RecordedEvent[], tx: PrismaTx): Promise
     if (!exists(after)) continue;
     folded.set(id, { state: after, revision: recorded.revision, updatedAt: recorded.createdAt });
     if (REFUND_EVENTS.has(event.type)) refunded.add(id);
-    for (const change of jobChanges(after, event)) {
-      jobs.set(`${change.paymentId} ${change.kind}`, change);
-    }
+    jobs.push(...jobChanges(after, event));
   }
 
   const written = [...folded.values()];
@@ -135,59 +132,34 @@ async function applyPaymentEvents(batch: RecordedEvent[], tx: PrismaTx): Promise
         SET status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason`;
   }
 
-  const due = [...jobs.values()].filter((job) => job.dueAt !== null);
-  if (due.length > 0) {
-    const records = due.map((job) => ({
-      payment_id: job.paymentId,
-      kind: job.kind,
-      due_at: job.dueAt,
-    }));
-    await tx.$executeRaw`
-      INSERT INTO payment_jobs (payment_id, kind, due_at)
-      SELECT payment_id, kind, due_at
-        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-          AS r(payment_id text, kind text, due_at timestamptz)
-      ON CONFLICT (payment_id, kind) DO UPDATE
-        SET due_at = EXCLUDED.due_at, attempts = 0, last_error = NULL`;
-  }
-  const gone = [...jobs.values()].filter((job) => job.dueAt === null);
-  if (gone.length > 0) {
-    const records = gone.map((job) => ({ payment_id: job.paymentId, kind: job.kind }));
-    await tx.$executeRaw`
-      DELETE FROM payment_jobs j
-       USING jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS r(payment_id text, kind text)
-       WHERE j.payment_id = r.payment_id AND j.kind = r.kind`;
-  }
+  await scheduleJobs(tx, jobs);
 }
 
 /** What each fact asks the scheduler to do later. */
 function jobChanges(payment: Payment, event: PaymentEvent): JobChange[] {
   const paymentId = payment.paymentId;
-  const due = (kind: string, dueAt: Date): JobChange[] => [{ paymentId, kind, dueAt }];
-  const gone = (...kinds: string[]): JobChange[] =>
-    kinds.map((kind) => ({ paymentId, kind, dueAt: null }));
   switch (event.type) {
     case 'PaymentCreated':
-      return due(jobKinds.expire, new Date(payment.expiresAt));
+      return [paymentJobs.expire(paymentId, new Date(payment.expiresAt))];
     case 'PaymentMethodChosen': {
       // Live payments are reconciled until they end, in case a webhook never arrives: at once
       // after an unknown outcome at the provider, otherwise after a minute.
       if (payment.mode !== 'live') return [];
       const chosenAt = Date.parse(event.data.chosenAt);
       const delay = event.data.redirectUrl === null ? 0 : RECONCILE_AFTER_MS;
-      return due(jobKinds.reconcile, new Date(chosenAt + delay));
+      return [paymentJobs.reconcile(paymentId, new Date(chosenAt + delay))];
     }
     case 'PaymentSessionFound':
       return [];
     case 'PaymentSucceeded':
     case 'PaymentFailed':
     case 'PaymentExpired':
-      return gone(jobKinds.expire, jobKinds.reconcile);
+      return [paymentJobs.expire(paymentId, null), paymentJobs.reconcile(paymentId, null)];
     case 'RefundRequested':
-      return due(jobKinds.refund(event.data.refundId), new Date(event.data.requestedAt));
+      return [paymentJobs.refund(paymentId, event.data.refundId, new Date(event.data.requestedAt))];
     case 'RefundSucceeded':
     case 'RefundFailed':
-      return gone(jobKinds.refund(event.data.refundId));
+      return [paymentJobs.refund(paymentId, event.data.refundId, null)];
     default:
       return assertNever(event);
   }

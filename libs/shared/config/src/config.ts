@@ -24,6 +24,11 @@ export interface XaalisConfig {
    * come due again after this. Above the 10 s send timeout, or a live send could be leased twice.
    */
   webhookLeaseMs: number;
+  /**
+   * How long a durable job being run stays leased: a runner that dies mid-run leaves it to come
+   * due again after this. Above the 10 s provider timeout, or a live run could be leased twice.
+   */
+  jobLeaseMs: number;
   exchangeEnabled: boolean;
   /** Key of the HMAC under which API-key secrets are stored. */
   secretHashKey: string | undefined;
@@ -155,6 +160,7 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     webhookAllowedHosts: (list('WEBHOOK_ALLOWED_HOSTS') ?? []).map((host) => host.toLowerCase()),
     webhookRetryBaseMs: int('WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
     webhookLeaseMs: int('WEBHOOK_LEASE_MS', 60_000, 15_000, 3_600_000),
+    jobLeaseMs: int('JOB_LEASE_MS', 60_000, 15_000, 3_600_000),
     exchangeEnabled: bool('EXCHANGE_ENABLED', true),
     secretHashKey: text('SECRET_HASH_KEY'),
     authSecret: text('AUTH_SECRET'),

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import {
   Inject,
   Injectable,
@@ -7,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
+import { WorkLoop, type PassResult } from '@xaalis/jobs';
 import type { Clock } from '@xaalis/kernel';
 import { DeliveryQueue } from './delivery-queue';
 import { WebhookAttempt } from './webhook-attempt';
@@ -39,11 +39,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** Attempts whose HTTP exchange is under way: the slots. */
   private readonly sending = new Set<string>();
   private readonly perEndpoint = new Map<string, number>();
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
-  pollMs = 200;
+  private readonly loop = new WorkLoop({
+    pass: () => this.pass(),
+    pollMs: 200,
+    onError: (error) => this.logger.error(`lease: ${error.message}`),
+  });
 
   constructor(
     private readonly queue: DeliveryQueue,
@@ -53,40 +53,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
     await Promise.allSettled(this.inFlight.values());
   }
 
   /** New deliveries or a slot came free: look again now rather than at the next poll. */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      const started = performance.now();
-      let leased = 0;
-      try {
-        leased = await this.fill();
-      } catch (error) {
-        this.logger.error(`lease: ${(error as Error).message}`);
-      }
-      if (!this.running) break;
-      if (leased === 0 && !this.woken) await this.sleep(this.pollMs, true);
-      else if (this.sending.size > 0) {
-        const left = started + LEASE_INTERVAL_MS - performance.now();
-        if (left > 0) await this.sleep(left, false);
-      }
-    }
+  private async pass(): Promise<PassResult> {
+    const leased = await this.fill();
+    return {
+      idle: leased === 0,
+      minIntervalMs: this.sending.size > 0 ? LEASE_INTERVAL_MS : undefined,
+    };
   }
 
   /** Leases as many due rows as there are free slots and starts them. */
@@ -128,19 +113,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         this.inFlight.delete(row.id);
       });
     this.inFlight.set(row.id, attempt);
-  }
-
-  /** Until `ms` pass; a wake-up ends it early when `wakeable`, a shutdown always. */
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        if (wakeable || !this.running) done();
-      };
-    });
   }
 }
