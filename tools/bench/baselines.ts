@@ -112,3 +112,47 @@ export async function rawHttpPg(
       }),
   };
 }
+
+/**
+ * The write limit of a Node service here (issue 18): a plain node:http server that reads and
+ * parses a JSON body and writes it as one row, one INSERT in autocommit (one commit), answering
+ * 201 with the row. What `POST /v1/payments` does on top of this is the service's own work.
+ */
+export async function rawHttpInsert(
+  pool: Pool,
+  durationMs: number,
+  concurrency: number,
+  body: Record<string, unknown>,
+): Promise<RawHttpServer> {
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const row = { id: nextId(), ...(JSON.parse(Buffer.concat(chunks).toString()) as object) };
+      pool
+        .query({
+          name: 'bench_http_insert',
+          text: `INSERT INTO ${TABLE} (id, body) VALUES ($1, $2)`,
+          values: [row.id, JSON.stringify(row)],
+        })
+        .then(() => {
+          response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(row));
+        })
+        .catch(() => response.writeHead(500).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    subject: httpLoad(
+      'raw node:http + pg INSERT+COMMIT',
+      { method: 'POST', url: `http://127.0.0.1:${port}/`, body: JSON.stringify(body) },
+      { durationMs, concurrency },
+    ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

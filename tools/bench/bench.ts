@@ -7,8 +7,8 @@
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 4); BENCH_CONCURRENCY: HTTP clients (default 16);
- * BENCH_ONLY: some of `http,payments,webhooks,append,batch,peer` (default all), to iterate on one pair
- * while profiling.
+ * BENCH_ONLY: some of `http,payments,webhooks,jobs,append,batch,peer,history` (default all), to iterate on one pair
+ * while profiling; BENCH_HISTORY_EVENTS: the events `history` puts in the store (default 1,000,000).
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
  * down before the append lines, so its subscriptions neither chase the bench's events during the
@@ -20,28 +20,24 @@ import type { Pool } from 'pg';
 import { createPool } from '@xaalis/database';
 import { PostgresEventStore } from '@xaalis/event-store';
 import { createTestDatabase, testDatabaseUrl } from '@xaalis/testing';
-import { createBaselineTable, rawBatchInsert, rawHttpPg, rawInsert } from './baselines';
+import {
+  createBaselineTable,
+  rawBatchInsert,
+  rawHttpInsert,
+  rawHttpPg,
+  rawInsert,
+} from './baselines';
 import { appendBatch, appendSingle, emmettAppend, emmettStore } from './event-store';
 import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
 import { closeHttpLoad } from './http-load';
-import { createPayment, rawInsertConcurrent, readPayment } from './payments';
-import { measureInterleaved, type Subject } from './measure';
+import { historyPairs } from './history';
+import { jobPairs } from './jobs';
+import { CREATE_BODY, createPayment, rawInsertConcurrent, readPayment } from './payments';
+import { measureInterleaved, warm } from './measure';
 import { printTable, rows, writeJson, type Judged } from './report';
 import { webhookDeliveryPairs } from './webhooks';
 
 const RESULTS_FILE = resolve(__dirname, '../../bench-results/latest.json');
-/**
- * Unmeasured load before a service line's first round: the service's code is large and the JIT
- * takes seconds to settle, while the raw baselines are a few lines; the rates compared are both
- * steady-state rates.
- */
-const SERVICE_WARMUP_MS = 5_000;
-
-const warm = (subject: Subject): Subject => ({
-  ...subject,
-  options: { ...subject.options, warmupMs: SERVICE_WARMUP_MS },
-});
-
 function setting(name: string, fallback: number, min: number): number {
   const raw = process.env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
@@ -88,6 +84,10 @@ async function main(): Promise<void> {
     if (only.has('http')) results.push(await httpPair(pool, db.url, settings));
     if (only.has('payments')) results.push(...(await paymentPairs(pool, db.url, settings)));
     if (only.has('webhooks')) results.push(...(await webhookPairs(pool, db.url, settings)));
+    if (only.has('jobs')) {
+      const create = results.find(({ subject }) => subject.name === 'POST /v1/payments');
+      results.push(...(await jobPairs(pool, db.url, settings, log, create?.subject)));
+    }
     const store = new PostgresEventStore(pool);
     try {
       if (only.has('append')) results.push(await appendPair(pool, store, settings));
@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     } finally {
       await store.close();
     }
+    if (only.has('history')) results.push(...(await historyPairs(settings, log)));
   } finally {
     if (!interrupted) await cleanUp();
   }
@@ -170,10 +171,12 @@ async function paymentPairs(
     const secretKey = await issueTestSecretKey(stack.url);
     const { durationMs, concurrency } = settings;
     log(`payment create and read at ${concurrency} concurrent clients`);
-    const [insert, insertConcurrent, create, createKeyed] = await measureInterleaved(
+    const rawWrite = await rawHttpInsert(pool, durationMs, concurrency, CREATE_BODY);
+    const [insert, insertConcurrent, httpInsert, create, createKeyed] = await measureInterleaved(
       [
         rawInsert(pool, durationMs),
         rawInsertConcurrent(pool, durationMs, concurrency),
+        rawWrite.subject,
         warm(
           createPayment(stack.url, secretKey, { durationMs, concurrency, idempotencyKey: false }),
         ),
@@ -182,7 +185,7 @@ async function paymentPairs(
         ),
       ],
       settings.rounds,
-    );
+    ).finally(() => rawWrite.close());
     const read = await readPayment(stack.url, secretKey, { durationMs, concurrency });
     // The floor serves the very payment the service answers: same bytes out.
     const raw = await rawHttpPg(pool, durationMs, concurrency, {
@@ -197,7 +200,9 @@ async function paymentPairs(
       return [
         { baseline: insert, subject: create, target: { kind: 'ratio', min: 0.5 } },
         { baseline: insertConcurrent, subject: create, target: { kind: 'none' } },
+        { baseline: httpInsert, subject: create, target: { kind: 'none' } },
         { baseline: insert, subject: createKeyed, target: { kind: 'ratio', min: 0.5 } },
+        { baseline: httpInsert, subject: createKeyed, target: { kind: 'none' } },
         { baseline, subject, target: { kind: 'ratio', min: 0.6 } },
       ];
     } finally {
@@ -265,7 +270,16 @@ async function peerPairs(
   }
 }
 
-const PAIRS = ['http', 'payments', 'webhooks', 'append', 'batch', 'peer'] as const;
+const PAIRS = [
+  'http',
+  'payments',
+  'webhooks',
+  'append',
+  'batch',
+  'peer',
+  'history',
+  'jobs',
+] as const;
 type Pair = (typeof PAIRS)[number];
 
 function parseOnly(raw: string | undefined): Set<Pair> {

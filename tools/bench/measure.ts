@@ -196,3 +196,15 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/**
+ * Unmeasured load before a service line's first round: the service's code is large and the JIT
+ * takes seconds to settle, while the raw baselines are a few lines; the rates compared are both
+ * steady-state rates.
+ */
+const SERVICE_WARMUP_MS = 5_000;
+
+export const warm = (subject: Subject): Subject => ({
+  ...subject,
+  options: { ...subject.options, warmupMs: SERVICE_WARMUP_MS },
+});

@@ -3,7 +3,7 @@ import { httpGet, httpLoad, httpPostJson } from './http-load';
 import type { Subject } from './measure';
 
 /** What a merchant's checkout sends: amount, reference, description, customer, metadata. */
-const CREATE_BODY = {
+export const CREATE_BODY = {
   amount: 12_500,
   description: 'Order 4711',
   client_reference: 'order_4711',
