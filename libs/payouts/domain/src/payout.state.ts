@@ -1,28 +1,16 @@
-import { assertNever, type Currency, type Mode } from '@xaalis/kernel';
-import type { Recipient } from './agent-wallet.events';
-import { PAYOUT_FAILURE_REASONS, type PayoutStatus, type WalletProvider } from './payout-bounds';
-import type { PayoutEvent } from './payout.events';
+import { assertNever } from '@xaalis/kernel';
+import { PAYOUT_FAILURE_REASONS, type PayoutStatus } from './payout-bounds';
+import type { PayoutCreated, PayoutEvent } from './payout.events';
 
-export interface Payout {
-  payoutId: string;
-  merchantId: string;
-  mode: Mode;
-  agentWalletId: string;
-  agentKeyId: string;
-  policyVersion: number;
-  provider: WalletProvider;
-  amount: number;
-  fee: number;
-  currency: Currency;
-  recipient: Recipient;
-  clientReference: string;
-  providerIdempotencyKey: string;
+type CreatedWith = PayoutCreated['data'];
+
+/** What the payout was created with, and what happened to it since. */
+export interface Payout extends CreatedWith {
   providerReference: string | null;
   status: PayoutStatus;
   failureReason: string | null;
   /** True once Wave reversed it after reporting it sent: the ledger must undo a settlement. */
   reversed: boolean;
-  createdAt: string;
   updatedAt: string;
 }
 
