@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { HttpEdgeModule } from '@xaalis/http';
 import { IdentityModule } from '@xaalis/identity';
 import { AccountController } from './account/account.controller';
+import { AgentController } from './agent-wallets/agent.controller';
+import { AgentKeysController } from './agent-wallets/agent-keys.controller';
+import { AgentWalletsController } from './agent-wallets/agent-wallets.controller';
+import { DashboardAgentWalletsController } from './agent-wallets/dashboard-agent-wallets.controller';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthController } from './auth/auth.controller';
 import { BalanceController } from './balance/balance.controller';
@@ -14,6 +18,7 @@ import { MerchantsController } from './merchants/merchants.controller';
 import { MerchantContext } from './payments/merchant-context';
 import { PaymentsController } from './payments/payments.controller';
 import { RefundsController } from './payments/refunds.controller';
+import { PayoutsController } from './payouts/payouts.controller';
 import { ProviderIdentitiesController } from './provider-identities/provider-identities.controller';
 import { EventsController } from './webhooks/events.controller';
 import { WebhookDeliveriesController } from './webhooks/webhook-deliveries.controller';
@@ -37,6 +42,11 @@ import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
     BalanceController,
     PaymentsController,
     RefundsController,
+    AgentWalletsController,
+    DashboardAgentWalletsController,
+    AgentKeysController,
+    AgentController,
+    PayoutsController,
     PublicPaymentsController,
     CheckoutPagesController,
     ProviderNotificationsController,

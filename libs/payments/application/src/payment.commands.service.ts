@@ -12,6 +12,15 @@ import {
 } from '@xaalis/payments-domain';
 import { notFound } from '@xaalis/kernel';
 
+export interface RunOptions {
+  /**
+   * Decide nothing when this holds of the payment as read: for a caller that must do something
+   * outside the stream first (ask a provider) in that case only, and otherwise wants the command
+   * decided on the same read.
+   */
+  unless?: (payment: Payment) => boolean;
+}
+
 export interface CommandOutcome {
   payment: Payment;
   /** Whether this command appended anything (false: an idempotent repeat). */
@@ -34,9 +43,20 @@ export class PaymentCommands {
     if (this.lastPosition === null || position > this.lastPosition) this.lastPosition = position;
   }
 
-  async run(paymentId: string, command: PaymentCommand): Promise<CommandOutcome> {
+  async run(
+    paymentId: string,
+    command: PaymentCommand,
+    options: RunOptions = {},
+  ): Promise<CommandOutcome> {
     if (command.type === 'CreatePayment') return this.create(paymentId, command);
-    return this.handle(paymentId, command);
+    const { unless } = options;
+    if (unless === undefined) return this.handle(paymentId, command);
+    const decider: typeof paymentDecider = {
+      ...paymentDecider,
+      decide: (held, state) =>
+        exists(state) && unless(state) ? [] : paymentDecider.decide(held, state),
+    };
+    return this.handle(paymentId, command, {}, decider);
   }
 
   /**
@@ -56,11 +76,12 @@ export class PaymentCommands {
     paymentId: string,
     command: PaymentCommand,
     options?: HandleCommandOptions,
+    decider = paymentDecider,
   ): Promise<CommandOutcome> {
     const result = await handleCommand(
       this.store,
       paymentStream(paymentId),
-      paymentDecider,
+      decider,
       command,
       options,
     );

@@ -1,6 +1,5 @@
-import type { Mode } from '@xaalis/kernel';
+import { type Mode, type WalletProvider } from '@xaalis/kernel';
 import type { Recipient, WalletPolicy } from './agent-wallet.events';
-import type { WalletProvider } from './payout-bounds';
 import type { PayoutFeeSchedule } from './payout-fee';
 
 /**
@@ -69,10 +68,17 @@ export type ReleasePayout = {
   data: { payoutId: string; now: Date };
 };
 
+/** Funds held for a payout id the wallet never accepted are released: the id is closed. */
+export type AbandonPayout = {
+  type: 'AbandonPayout';
+  data: { payoutId: string; now: Date };
+};
+
 export type AgentWalletCommand =
   | CreateAgentWallet
   | UpdateAgentWalletPolicy
   | IssueAgentKey
   | RevokeAgentKey
   | RequestPayout
-  | ReleasePayout;
+  | ReleasePayout
+  | AbandonPayout;

@@ -4,6 +4,7 @@ import type { AgentWalletCommand } from './agent-wallet.commands';
 import { agentWalletDecider, decide, payoutForAction } from './agent-wallet.decide';
 import type { AgentWalletEvent } from './agent-wallet.events';
 import {
+  abandonPayout,
   ACTION_ID,
   ALLOWED_PHONES,
   AMOUNT,
@@ -26,6 +27,7 @@ import {
   OTHER_PAYOUT_ID,
   OTHER_SECRET_HASH,
   PAYOUT_ID,
+  payoutAbandoned,
   payoutAccepted,
   payoutReleased,
   policyChanged,
@@ -40,6 +42,8 @@ import {
   updatePolicy,
   walletCreated,
   walletOf,
+  WALLET_ID,
+  KEY_ID,
 } from './agent-wallet.fixtures';
 import { spentOn } from './agent-wallet.state';
 
@@ -188,9 +192,27 @@ describe('agent wallet decider', () => {
         .then([keyIssued(OTHER_KEY_ID, OTHER_SECRET_HASH, at(1))]);
     });
 
-    it('a repeat is a no-op; the same id with another secret is refused', () => {
+    it('a repeat is a no-op; the same id with another secret is a retry whose first run died: reissued', () => {
       given(newWallet()).when(issueAgentKey()).then([]);
       given(newWallet())
+        .when(issueAgentKey({ secretHash: OTHER_SECRET_HASH, now: at(4) }))
+        .then([
+          {
+            type: 'AgentKeySecretReissued',
+            data: {
+              walletId: WALLET_ID,
+              keyId: KEY_ID,
+              secretHash: OTHER_SECRET_HASH,
+              reissuedAt: at(4).toISOString(),
+            },
+          },
+        ]);
+      const reissued = after(newWallet(), issueAgentKey({ secretHash: OTHER_SECRET_HASH }));
+      expect(walletOf(reissued).keys.get(KEY_ID)?.secretHash).toBe(OTHER_SECRET_HASH);
+    });
+
+    it('a revoked key is not reissued', () => {
+      given([...newWallet(), keyRevoked()])
         .when(issueAgentKey({ secretHash: OTHER_SECRET_HASH }))
         .thenRefuses('invalid_state');
     });
@@ -521,6 +543,34 @@ describe('agent wallet decider', () => {
     });
   });
 
+  describe('AbandonPayout (funds held, the request died before the wallet accepted)', () => {
+    it('closes the payout id: a late request for it is refused and changes nothing', () => {
+      given(newWallet()).when(abandonPayout()).then([payoutAbandoned()]);
+      given([...newWallet(), payoutAbandoned()])
+        .when(requestPayout())
+        .thenRefuses('invalid_state');
+    });
+
+    it('another payout id, or the same action under a new id, is accepted as before', () => {
+      const events = decide(
+        requestPayout({ payoutId: OTHER_PAYOUT_ID }),
+        stateOf([...newWallet(), payoutAbandoned()]),
+      );
+      expect(events.map((event) => event.type)).toEqual(['PayoutAccepted']);
+    });
+
+    it('a payout the wallet accepted, or one abandoned already, is not abandoned', () => {
+      given(newBusyWallet()).when(abandonPayout()).then([]);
+      given([...newWallet(), payoutAbandoned()])
+        .when(abandonPayout())
+        .then([]);
+    });
+
+    it('no wallet: not_found', () => {
+      given([]).when(abandonPayout()).thenRefuses('not_found');
+    });
+  });
+
   it('every command type has a case in these tests', () => {
     const ALL: Record<AgentWalletCommand['type'], AgentWalletCommand> = {
       CreateAgentWallet: createAgentWallet(),
@@ -529,6 +579,7 @@ describe('agent wallet decider', () => {
       RevokeAgentKey: revokeAgentKey(),
       RequestPayout: requestPayout(),
       ReleasePayout: releasePayout(),
+      AbandonPayout: abandonPayout(),
     };
     for (const command of Object.values(ALL)) {
       expect(() => decide(command, stateOf(newWallet()))).not.toThrow();

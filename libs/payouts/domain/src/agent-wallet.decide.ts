@@ -7,6 +7,7 @@ import {
   type Decider,
 } from '@xaalis/kernel';
 import type {
+  AbandonPayout,
   AgentWalletCommand,
   CreateAgentWallet,
   IssueAgentKey,
@@ -110,12 +111,27 @@ function updatePolicy(
   ];
 }
 
+/**
+ * A key id is fixed by the idempotency key of the request that makes it: a key already there is
+ * that request's first run, which died before answering, so the retry's secret replaces it.
+ */
 function issueAgentKey({ data }: IssueAgentKey, state: AgentWalletState): AgentWalletEvent[] {
   const wallet = requireWallet(state);
   const existing = wallet.keys.get(data.keyId);
   if (existing) {
     if (existing.secretHash === data.secretHash) return [];
-    throw invalidState('This agent key id is already issued.');
+    if (existing.revokedAt !== null) throw invalidState('This agent key is revoked.');
+    return [
+      {
+        type: 'AgentKeySecretReissued',
+        data: {
+          walletId: wallet.walletId,
+          keyId: data.keyId,
+          secretHash: data.secretHash,
+          reissuedAt: data.now.toISOString(),
+        },
+      },
+    ];
   }
   return [
     {
@@ -160,6 +176,7 @@ function requestPayout({ data }: RequestPayout, state: AgentWalletState): AgentW
     if (action.requestKey !== requestKey) throw actionConflict();
     return [];
   }
+  if (wallet.abandoned.has(data.payoutId)) throw payoutAbandoned();
   if (!isKeyActive(wallet, data.agentKeyId)) throw agentKeyRefused();
   const { fee, day } = judgePayout(wallet, data, data.fees, data.available, data.now);
   return [
@@ -200,6 +217,32 @@ function releasePayout({ data }: ReleasePayout, state: AgentWalletState): AgentW
   ];
 }
 
+/**
+ * Closes a payout id whose funds were held but never claimed: once the wallet accepted it there
+ * is nothing to abandon, and the caller settles it as any accepted payout.
+ */
+function abandonPayout({ data }: AbandonPayout, state: AgentWalletState): AgentWalletEvent[] {
+  const wallet = requireWallet(state);
+  if (wallet.payouts.has(data.payoutId) || wallet.abandoned.has(data.payoutId)) return [];
+  return [
+    {
+      type: 'PayoutAbandoned',
+      data: {
+        walletId: wallet.walletId,
+        payoutId: data.payoutId,
+        abandonedAt: data.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** A retry under an idempotency key whose first run was given up: its payout id is closed. */
+export const payoutAbandoned = () =>
+  new DomainError(
+    'invalid_state',
+    'This request was interrupted and its funds released: send it again with a new idempotency key (the same action_id).',
+  );
+
 /** The payout an `action_id` made, for answering its retries; null if none yet. */
 export const payoutForAction = (state: AgentWalletState, actionId: string): string | null =>
   exists(state) ? (state.actions.get(actionId)?.payoutId ?? null) : null;
@@ -218,6 +261,8 @@ export function decide(command: AgentWalletCommand, state: AgentWalletState): Ag
       return requestPayout(command, state);
     case 'ReleasePayout':
       return releasePayout(command, state);
+    case 'AbandonPayout':
+      return abandonPayout(command, state);
     default:
       return assertNever(command);
   }

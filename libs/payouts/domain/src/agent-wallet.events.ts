@@ -1,5 +1,9 @@
-import type { Currency, Mode } from '@xaalis/kernel';
-import type { AgentWalletStatus, WalletProvider } from './payout-bounds';
+import {
+  type AgentWalletStatus,
+  type Currency,
+  type Mode,
+  type WalletProvider,
+} from '@xaalis/kernel';
 
 /**
  * Facts of the agent wallet aggregate (stream `agent-wallet-<aw_id>`): its policy, its agent keys,
@@ -57,6 +61,15 @@ export type AgentKeyIssued = {
   data: { walletId: string; keyId: string; secretHash: string; issuedAt: string };
 };
 
+/**
+ * The request that issued this key ran again because its first run died before answering:
+ * nobody saw that run's secret, so the key gets a new one, which the retry shows.
+ */
+export type AgentKeySecretReissued = {
+  type: 'AgentKeySecretReissued';
+  data: { walletId: string; keyId: string; secretHash: string; reissuedAt: string };
+};
+
 export type AgentKeyRevoked = {
   type: 'AgentKeyRevoked';
   data: { walletId: string; keyId: string; revokedAt: string };
@@ -93,13 +106,25 @@ export type PayoutReleased = {
   data: { walletId: string; payoutId: string; releasedAt: string };
 };
 
+/**
+ * Funds were held for this payout id but the wallet never accepted it (the request died between
+ * the hold and the append): the hold is released, and the id can no longer be accepted, so a late
+ * append cannot spend money that is no longer held.
+ */
+export type PayoutAbandoned = {
+  type: 'PayoutAbandoned';
+  data: { walletId: string; payoutId: string; abandonedAt: string };
+};
+
 export type AgentWalletEvent =
   | AgentWalletCreated
   | AgentWalletPolicyChanged
   | AgentKeyIssued
+  | AgentKeySecretReissued
   | AgentKeyRevoked
   | PayoutAccepted
-  | PayoutReleased;
+  | PayoutReleased
+  | PayoutAbandoned;
 
 export type AgentWalletEventType = AgentWalletEvent['type'];
 
@@ -107,9 +132,11 @@ export const AGENT_WALLET_EVENT_TYPES: readonly AgentWalletEventType[] = [
   'AgentWalletCreated',
   'AgentWalletPolicyChanged',
   'AgentKeyIssued',
+  'AgentKeySecretReissued',
   'AgentKeyRevoked',
   'PayoutAccepted',
   'PayoutReleased',
+  'PayoutAbandoned',
 ];
 
 export const AGENT_WALLET_STREAM_PREFIX = 'agent-wallet-';

@@ -1,5 +1,6 @@
 import { fold } from '@xaalis/kernel';
 import type {
+  AbandonPayout,
   CreateAgentWallet,
   IssueAgentKey,
   ReleasePayout,
@@ -14,6 +15,7 @@ import type {
   AgentWalletEvent,
   AgentWalletPolicyChanged,
   PayoutAccepted,
+  PayoutAbandoned,
   PayoutReleased,
   WalletPolicy,
 } from './agent-wallet.events';
@@ -133,6 +135,11 @@ export const payoutReleased = (payoutId = PAYOUT_ID, when = at(3)): PayoutReleas
   data: { walletId: WALLET_ID, payoutId, releasedAt: when.toISOString() },
 });
 
+export const payoutAbandoned = (payoutId = PAYOUT_ID, when = at(3)): PayoutAbandoned => ({
+  type: 'PayoutAbandoned',
+  data: { walletId: WALLET_ID, payoutId, abandonedAt: when.toISOString() },
+});
+
 // Histories.
 
 /** An active wallet with one agent key. */
@@ -214,6 +221,11 @@ export const requestPayout = (overrides: Partial<RequestPayout['data']> = {}): R
     now: at(2),
     ...overrides,
   },
+});
+
+export const abandonPayout = (overrides: Partial<AbandonPayout['data']> = {}): AbandonPayout => ({
+  type: 'AbandonPayout',
+  data: { payoutId: PAYOUT_ID, now: at(3), ...overrides },
 });
 
 export const releasePayout = (overrides: Partial<ReleasePayout['data']> = {}): ReleasePayout => ({

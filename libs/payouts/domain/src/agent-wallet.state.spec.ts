@@ -32,9 +32,11 @@ describe('agent wallet state: one case per event type', () => {
       AgentWalletCreated: true,
       AgentWalletPolicyChanged: true,
       AgentKeyIssued: true,
+      AgentKeySecretReissued: true,
       AgentKeyRevoked: true,
       PayoutAccepted: true,
       PayoutReleased: true,
+      PayoutAbandoned: true,
     };
     expect([...AGENT_WALLET_EVENT_TYPES].sort()).toEqual(Object.keys(ALL).sort());
     expect(agentWalletStream(WALLET_ID)).toBe(`agent-wallet-${WALLET_ID}`);

@@ -1,7 +1,6 @@
-import { assertNever, type Mode } from '@xaalis/kernel';
+import { assertNever, type Mode, type WalletProvider } from '@xaalis/kernel';
 import type { AgentWalletEvent, WalletPolicy } from './agent-wallet.events';
 import { AppendOnlyMap } from './append-only-map';
-import type { WalletProvider } from './payout-bounds';
 
 export interface AgentKeyState {
   keyId: string;
@@ -51,6 +50,8 @@ export interface AgentWallet extends WalletPolicy {
   payouts: AppendOnlyMap<AcceptedPayout>;
   /** Payouts that failed: they no longer count against their day. */
   released: AppendOnlyMap<true>;
+  /** Payout ids whose held funds were given back before the wallet accepted them: closed. */
+  abandoned: AppendOnlyMap<true>;
   spending: DaySpending;
 }
 
@@ -114,6 +115,7 @@ export function evolve(state: AgentWalletState, event: AgentWalletEvent): AgentW
       actions: AppendOnlyMap.empty(),
       payouts: AppendOnlyMap.empty(),
       released: AppendOnlyMap.empty(),
+      abandoned: AppendOnlyMap.empty(),
       spending: NO_SPENDING,
     };
   }
@@ -136,6 +138,14 @@ export function evolve(state: AgentWalletState, event: AgentWalletEvent): AgentW
           revokedAt: null,
         }),
       };
+    case 'AgentKeySecretReissued': {
+      const key = state.keys.get(event.data.keyId);
+      if (!key) return state;
+      return {
+        ...state,
+        keys: withEntry(state.keys, key.keyId, { ...key, secretHash: event.data.secretHash }),
+      };
+    }
     case 'AgentKeyRevoked': {
       const key = state.keys.get(event.data.keyId);
       if (!key) return state;
@@ -165,6 +175,8 @@ export function evolve(state: AgentWalletState, event: AgentWalletEvent): AgentW
         spending: release(state.spending, state.payouts.get(payoutId)),
       };
     }
+    case 'PayoutAbandoned':
+      return { ...state, abandoned: state.abandoned.set(event.data.payoutId, true) };
     default:
       return assertNever(event);
   }

@@ -1,7 +1,6 @@
-import { livemode } from '@xaalis/kernel';
+import { livemode, type AgentWalletStatus, type WalletProvider } from '@xaalis/kernel';
 import { countingDay, spentOn, type AgentKeyState, type AgentWallet } from './agent-wallet.state';
 import { dakarDay } from './dakar-day';
-import type { AgentWalletStatus, WalletProvider } from './payout-bounds';
 
 /** Spec 2.6 plus CONTRACT 5's `policy_version`. */
 export interface AgentWalletObject {

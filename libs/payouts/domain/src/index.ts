@@ -1,4 +1,3 @@
-export * from './payout-bounds';
 export * from './dakar-day';
 export * from './payout-fee';
 export * from './append-only-map';

@@ -1,5 +1,5 @@
 import { dakarDay } from './dakar-day';
-import { MAX_WALLET_AMOUNT } from './payout-bounds';
+import { MAX_WALLET_AMOUNT } from '@xaalis/kernel';
 import { payoutFee } from './payout-fee';
 
 describe('payoutFee (CONTRACT 6: basis points, rounded half up to whole XOF)', () => {

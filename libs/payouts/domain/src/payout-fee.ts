@@ -1,4 +1,4 @@
-import type { WalletProvider } from './payout-bounds';
+import type { WalletProvider } from '@xaalis/kernel';
 
 /** Payout fee per provider in basis points of the amount (100 = 1%), from configuration. */
 export type PayoutFeeSchedule = Readonly<Record<WalletProvider, number>>;

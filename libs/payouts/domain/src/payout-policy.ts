@@ -1,8 +1,15 @@
-import { DomainError, PHONE_PATTERN, validationError, type FieldIssue } from '@xaalis/kernel';
+import {
+  ACTION_ID_MAX_LENGTH,
+  DomainError,
+  PHONE_PATTERN,
+  RECIPIENT_NAME_MAX_LENGTH,
+  validationError,
+  type FieldIssue,
+  type PolicyRule,
+} from '@xaalis/kernel';
 import type { PayoutRequest } from './agent-wallet.commands';
 import { countingDay, spentOn, type AgentWallet } from './agent-wallet.state';
 import { dakarDay } from './dakar-day';
-import { ACTION_ID_MAX_LENGTH, RECIPIENT_NAME_MAX_LENGTH, type PolicyRule } from './payout-bounds';
 import { payoutFee, type PayoutFeeSchedule } from './payout-fee';
 import { characters } from './wallet-policy.validation';
 

@@ -1,6 +1,6 @@
 import { givenWhenThen, type Outcome as DecisionOutcome } from '@xaalis/kernel/testing';
 import { payoutAccepted, PAYOUT_ID } from './agent-wallet.fixtures';
-import type { PayoutStatus } from './payout-bounds';
+import type { PayoutStatus } from '@xaalis/kernel';
 import type { PayoutCommand } from './payout.commands';
 import { decide, payoutDecider } from './payout.decide';
 import type { PayoutEvent } from './payout.events';

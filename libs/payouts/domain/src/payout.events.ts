@@ -1,6 +1,5 @@
-import type { Currency, Mode } from '@xaalis/kernel';
+import { type Currency, type Mode, type WalletProvider } from '@xaalis/kernel';
 import type { Recipient } from './agent-wallet.events';
-import type { WalletProvider } from './payout-bounds';
 
 /**
  * Facts of one payout (stream `payout-<po_id>`), created from its wallet's `PayoutAccepted`. Its

@@ -1,4 +1,4 @@
-import { fold } from '@xaalis/kernel';
+import { fold, type PayoutStatus } from '@xaalis/kernel';
 import {
   AMOUNT,
   at,
@@ -8,7 +8,6 @@ import {
   PAYOUT_ID,
   RECIPIENT_PHONE,
 } from './agent-wallet.fixtures';
-import type { PayoutStatus } from './payout-bounds';
 import type {
   CreatePayout,
   FailPayout,

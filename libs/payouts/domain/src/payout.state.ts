@@ -1,5 +1,4 @@
-import { assertNever } from '@xaalis/kernel';
-import { PAYOUT_FAILURE_REASONS, type PayoutStatus } from './payout-bounds';
+import { PAYOUT_FAILURE_REASONS, assertNever, type PayoutStatus } from '@xaalis/kernel';
 import type { PayoutCreated, PayoutEvent } from './payout.events';
 
 type CreatedWith = PayoutCreated['data'];

@@ -1,5 +1,4 @@
-import { livemode, type Currency } from '@xaalis/kernel';
-import type { PayoutStatus, WalletProvider } from './payout-bounds';
+import { livemode, type Currency, type PayoutStatus, type WalletProvider } from '@xaalis/kernel';
 import type { Payout } from './payout.state';
 
 /**

@@ -1,15 +1,17 @@
-import { PHONE_PATTERN, validationError, type FieldIssue } from '@xaalis/kernel';
-import type { WalletPolicy } from './agent-wallet.events';
 import {
   AGENT_WALLET_STATUSES,
   MAX_ALLOWED_RECIPIENTS,
   MAX_WALLET_AMOUNT,
   MIN_ALLOWED_RECIPIENTS,
   MIN_WALLET_AMOUNT,
+  PHONE_PATTERN,
   WALLET_NAME_MAX_LENGTH,
   WALLET_NAME_MIN_LENGTH,
   WALLET_PROVIDERS,
-} from './payout-bounds';
+  validationError,
+  type FieldIssue,
+} from '@xaalis/kernel';
+import type { WalletPolicy } from './agent-wallet.events';
 
 /**
  * The bounds of spec 4.3 and 8 checked again in the domain: the gateway's DTOs check them first,

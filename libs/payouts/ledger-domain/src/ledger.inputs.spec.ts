@@ -5,6 +5,7 @@ import {
   validCreditPayment,
   validHold,
   validReleaseHold,
+  validReverseHold,
   validSettleHold,
   type CreditPayment,
   type Hold,
@@ -112,5 +113,12 @@ describe('ledger inputs', () => {
   it('releases only a hold ref', () => {
     expect(validReleaseHold({ ref: 'payout:po_1' })).toEqual({ ref: 'payout:po_1' });
     expect(fields(() => validReleaseHold({ ref: 'po_1' as never }))).toEqual(['ref']);
+  });
+
+  it('reverses only a hold ref', () => {
+    expect(validReverseHold({ ref: 'payout:po_1' })).toEqual({ ref: 'payout:po_1' });
+    expect(fields(() => validReverseHold({ ref: 'payout:po_1:settled' as never }))).toEqual([
+      'ref',
+    ]);
   });
 });

@@ -40,7 +40,11 @@ export interface ReleaseHold {
   ref: HoldRef;
 }
 
-// No ':' in ids: transaction ids are `<kind>:<id>` and `<hold>:settled`, and must not collide.
+export interface ReverseHold {
+  ref: HoldRef;
+}
+
+// No ':' in ids: transaction ids are `<kind>:<id>` and `<hold>:<ending>`, and must not collide.
 const ID = /^[^\s:]{1,255}$/;
 const HOLD_REF = /^(refund|payout):[^\s:]{1,255}$/;
 
@@ -106,5 +110,12 @@ export function validReleaseHold(input: ReleaseHold): ReleaseHold {
   const issues = new Issues();
   issues.check(isHoldRef(input.ref), 'ref', "must be 'refund:<id>' or 'payout:<id>'");
   issues.throwIfAny('release');
+  return { ref: input.ref };
+}
+
+export function validReverseHold(input: ReverseHold): ReverseHold {
+  const issues = new Issues();
+  issues.check(isHoldRef(input.ref), 'ref', "must be 'refund:<id>' or 'payout:<id>'");
+  issues.throwIfAny('reversal');
   return { ref: input.ref };
 }

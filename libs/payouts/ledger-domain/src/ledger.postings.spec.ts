@@ -2,6 +2,8 @@ import {
   holdPosting,
   paymentPosting,
   releasePosting,
+  reversePosting,
+  reversedTxnId,
   settlePosting,
   type HeldFunds,
   type LedgerPosting,
@@ -121,6 +123,47 @@ describe('ledger postings', () => {
     expect(posting.entries).toEqual([
       { account: 'merchant_available', amount: 10_150 },
       { account: 'merchant_pending', amount: -10_150 },
+    ]);
+  });
+
+  it('reversing a settled payout takes amount and fee back to available', () => {
+    const posting = reversePosting(payoutHeld, 'payouts_sent');
+
+    expect(posting).toEqual({
+      txnId: 'payout:po_1:reversed',
+      merchantId: 'mer_1',
+      mode: 'live',
+      kind: 'reverse',
+      entries: [
+        { account: 'merchant_available', amount: 10_150 },
+        { account: 'payouts_sent', amount: -10_000 },
+        { account: 'platform_fees', amount: -150 },
+      ],
+    });
+  });
+
+  it('a reversal undoes the settlement and the hold: together they move nothing', () => {
+    const all = [
+      holdPosting(payoutHeld),
+      settlePosting(payoutHeld, 'payouts_sent'),
+      reversePosting(payoutHeld, 'payouts_sent'),
+    ].flatMap((posting) => posting.entries);
+    const net = new Map<string, number>();
+    for (const entry of all) net.set(entry.account, (net.get(entry.account) ?? 0) + entry.amount);
+
+    expect([...net.values()].every((amount) => amount === 0)).toBe(true);
+  });
+
+  it('reversing a refund hold without fee has no fee entry', () => {
+    const posting = reversePosting(
+      { ref: 'refund:re_1', merchantId: 'mer_1', mode: 'test', amount: 300, fee: 0 },
+      'customer_refunds',
+    );
+
+    expect(posting.txnId).toBe(reversedTxnId('refund:re_1'));
+    expect(posting.entries).toEqual([
+      { account: 'customer_refunds', amount: -300 },
+      { account: 'merchant_available', amount: 300 },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import type { Mode } from '@xaalis/kernel';
 import { LEDGER_ACCOUNTS, type LedgerAccount, type SettlementAccount } from './accounts';
 import type { CreditPayment, Hold, HoldRef } from './ledger.inputs';
 
-export const LEDGER_TXN_KINDS = ['payment', 'hold', 'settle', 'release'] as const;
+export const LEDGER_TXN_KINDS = ['payment', 'hold', 'settle', 'release', 'reverse'] as const;
 export type LedgerTxnKind = (typeof LEDGER_TXN_KINDS)[number];
 
 export interface LedgerEntry {
@@ -20,7 +20,7 @@ export interface LedgerPosting {
   entries: LedgerEntry[];
 }
 
-/** A hold as recorded, which its settlement or release moves on. */
+/** A hold as recorded, which its settlement, release or reversal moves on. */
 export interface HeldFunds {
   ref: HoldRef;
   merchantId: string;
@@ -32,6 +32,7 @@ export interface HeldFunds {
 export const paymentTxnId = (paymentId: string): string => `payment:${paymentId}`;
 export const settledTxnId = (ref: HoldRef): string => `${ref}:settled`;
 export const releasedTxnId = (ref: HoldRef): string => `${ref}:released`;
+export const reversedTxnId = (ref: HoldRef): string => `${ref}:reversed`;
 
 const { available, pending, providerClearing, platformFees } = LEDGER_ACCOUNTS;
 
@@ -64,6 +65,19 @@ export function releasePosting(hold: HeldFunds): LedgerPosting {
   return posting({ txnId: releasedTxnId(hold.ref), kind: 'release', ...ownerOf(hold) }, [
     { account: pending, amount: -total },
     { account: available, amount: total },
+  ]);
+}
+
+/**
+ * A settled hold's money comes back (the provider reversed the transfer): `from` −amount,
+ * platform_fees −fee, merchant_available +(amount + fee). The exact opposite of the settlement,
+ * and, with it, of the hold: the merchant ends where they were before the hold.
+ */
+export function reversePosting(hold: HeldFunds, from: SettlementAccount): LedgerPosting {
+  return posting({ txnId: reversedTxnId(hold.ref), kind: 'reverse', ...ownerOf(hold) }, [
+    { account: from, amount: -hold.amount },
+    { account: platformFees, amount: -hold.fee },
+    { account: available, amount: hold.amount + hold.fee },
   ]);
 }
 

@@ -148,3 +148,41 @@ export async function holdStatus(tx: PoolClient, ref: HoldRef): Promise<HoldStat
   if (row.status === 'settled') return { status: 'settled', settledTo: row.settled_to! };
   return { status: row.status };
 }
+
+/**
+ * The hold with its amounts and status, its row locked until the transaction ends; null when no
+ * such hold was made. The lock orders a reversal after a settle or release already running (and
+ * them after it): whichever comes second sees what the first did.
+ */
+export async function lockHold(
+  tx: PoolClient,
+  ref: HoldRef,
+): Promise<{ held: HeldFunds; status: HoldStatus } | null> {
+  const { rows } = await tx.query<{
+    merchant_id: string;
+    mode: Mode;
+    amount: string;
+    fee: string;
+    status: HoldStatus['status'];
+    settled_to: SettlementAccount | null;
+  }>(
+    `SELECT t.merchant_id, t.mode, h.amount::text AS amount, h.fee::text AS fee, h.status, h.settled_to
+       FROM ledger_holds h JOIN ledger_transactions t ON t.txn_id = h.ref
+      WHERE h.ref = $1
+        FOR UPDATE OF h`,
+    [ref],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const held = {
+    ref,
+    merchantId: row.merchant_id,
+    mode: row.mode,
+    amount: Number(row.amount),
+    fee: Number(row.fee),
+  };
+  if (row.status === 'settled') {
+    return { held, status: { status: 'settled', settledTo: row.settled_to! } };
+  }
+  return { held, status: { status: row.status } };
+}

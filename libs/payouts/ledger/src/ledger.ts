@@ -7,11 +7,13 @@ import {
   paymentPosting,
   releasedTxnId,
   releasePosting,
+  reversePosting,
   settledTxnId,
   settlePosting,
   validCreditPayment,
   validHold,
   validReleaseHold,
+  validReverseHold,
   validSettleHold,
   type CreditPayment,
   type HeldFunds,
@@ -19,11 +21,12 @@ import {
   type HoldRef,
   type LedgerPosting,
   type ReleaseHold,
+  type ReverseHold,
   type SettleHold,
   type SettlementAccount,
 } from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
-import { endHold, holdStatus, post, recordHold, type HoldStatus } from './ledger.store';
+import { endHold, holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
 import { inTransaction } from './transaction';
 
 export interface Posted {
@@ -32,15 +35,18 @@ export interface Posted {
   posted: boolean;
 }
 
-export interface HoldEnded {
+export type HoldOutcome = 'settled' | 'released' | 'reversed';
+
+/** A hold's ending. Settling and releasing report only `HoldEnded<'settled' | 'released'>`. */
+export interface HoldEnded<Outcome extends HoldOutcome = HoldOutcome> {
   ref: HoldRef;
   /** What became of the hold: by this call when `posted`, else by the call that came first. */
-  outcome: 'settled' | 'released';
-  /** Where the money went, when settled. */
+  outcome: Outcome;
+  /** Where the money went, when settled; where it came back from, when reversed. */
   settledTo?: SettlementAccount;
-  /** The settling or releasing transaction (this call's, or the first one's). */
+  /** The settling, releasing or reversing transaction (this call's, or the first one's). */
   txnId: string;
-  /** False when the hold had already been settled or released: nothing changed. */
+  /** False when the hold had already been settled, released or reversed: nothing changed. */
   posted: boolean;
 }
 
@@ -86,7 +92,10 @@ export class Ledger {
    * The money leaves: merchant_pending −(amount + fee), `to` +amount, platform_fees +fee.
    * `not_found` for a hold never made.
    */
-  async settleHold(input: SettleHold, client?: PoolClient): Promise<HoldEnded> {
+  async settleHold(
+    input: SettleHold,
+    client?: PoolClient,
+  ): Promise<HoldEnded<'settled' | 'released'>> {
     const { ref, to } = validSettleHold(input);
     return this.endHold(ref, { status: 'settled', settledTo: to }, client, (held) =>
       settlePosting(held, to),
@@ -94,9 +103,47 @@ export class Ledger {
   }
 
   /** The refund or payout failed: merchant_pending −(amount + fee), merchant_available +(amount + fee). */
-  async releaseHold(input: ReleaseHold, client?: PoolClient): Promise<HoldEnded> {
+  async releaseHold(
+    input: ReleaseHold,
+    client?: PoolClient,
+  ): Promise<HoldEnded<'settled' | 'released'>> {
     const { ref } = validReleaseHold(input);
     return this.endHold(ref, { status: 'released' }, client, releasePosting);
+  }
+
+  /**
+   * The provider took back a transfer it had confirmed (a later `reversed` from Wave): a settled
+   * hold's reversal gives merchant_available +(amount + fee), from the account it was settled to
+   * −amount and platform_fees −fee, once. A hold still held (its settle never came, a crash) is
+   * released instead, and a released one changes nothing: either way the money is back once.
+   * `not_found` for a hold never made.
+   *
+   * The hold stays `settled`; the `<ref>:reversed` transaction is the record of the reversal, and
+   * its id makes a repeat post nothing. The hold's row lock orders a reversal and a concurrent
+   * settle or release, so the reversal never misses a settle that commits while it runs.
+   */
+  async reverseHold(input: ReverseHold, client?: PoolClient): Promise<HoldEnded> {
+    const { ref } = validReverseHold(input);
+    return inTransaction(this.pool, client, async (tx) => {
+      const hold = await lockHold(tx, ref);
+      if (hold === null) throw notFound(`ledger hold ${ref}`);
+      const { held, status } = hold;
+      switch (status.status) {
+        case 'held':
+          // Locked and held, so the release below cannot find it ended by anyone else.
+          return this.endHeld(tx, ref, { status: 'released' }, releasePosting);
+        case 'settled': {
+          const { txnId, posted } = await this.postOnce(tx, reversePosting(held, status.settledTo));
+          return { ref, outcome: 'reversed', settledTo: status.settledTo, txnId, posted };
+        }
+        case 'released':
+          return { ref, ...ended(ref, status), posted: false };
+        default: {
+          const unexpected: never = status;
+          throw new Error(`Unknown hold status ${JSON.stringify(unexpected)}`);
+        }
+      }
+    });
   }
 
   private async postOnce(tx: PoolClient, posting: LedgerPosting): Promise<Posted> {
@@ -108,30 +155,37 @@ export class Ledger {
     end: Exclude<HoldStatus, { status: 'held' }>,
     client: PoolClient | undefined,
     posting: (held: HeldFunds) => LedgerPosting,
-  ): Promise<HoldEnded> {
-    return inTransaction(this.pool, client, async (tx) => {
-      // Twice at most: a hold committed between the update and the read shows up as `held`.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const held = await endHold(tx, ref, end);
-        if (held) {
-          const { txnId, posted } = await this.postOnce(tx, posting(held));
-          // The hold row's status guards its ending, so the ending's id cannot be taken already.
-          if (!posted) throw new Error(`Ledger transaction ${txnId} exists for a hold still held`);
-          return { ref, ...ended(ref, end), posted: true };
-        }
-        const status = await holdStatus(tx, ref);
-        if (status === null) throw notFound(`ledger hold ${ref}`);
-        if (status.status !== 'held') return { ref, ...ended(ref, status), posted: false };
+  ): Promise<HoldEnded<'settled' | 'released'>> {
+    return inTransaction(this.pool, client, (tx) => this.endHeld(tx, ref, end, posting));
+  }
+
+  private async endHeld(
+    tx: PoolClient,
+    ref: HoldRef,
+    end: Exclude<HoldStatus, { status: 'held' }>,
+    posting: (held: HeldFunds) => LedgerPosting,
+  ): Promise<HoldEnded<'settled' | 'released'>> {
+    // Twice at most: a hold committed between the update and the read shows up as `held`.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const held = await endHold(tx, ref, end);
+      if (held) {
+        const { txnId, posted } = await this.postOnce(tx, posting(held));
+        // The hold row's status guards its ending, so the ending's id cannot be taken already.
+        if (!posted) throw new Error(`Ledger transaction ${txnId} exists for a hold still held`);
+        return { ref, ...ended(ref, end), posted: true };
       }
-      throw new Error(`Ledger hold ${ref} could neither be ended nor read as ended`);
-    });
+      const status = await holdStatus(tx, ref);
+      if (status === null) throw notFound(`ledger hold ${ref}`);
+      if (status.status !== 'held') return { ref, ...ended(ref, status), posted: false };
+    }
+    throw new Error(`Ledger hold ${ref} could neither be ended nor read as ended`);
   }
 }
 
 function ended(
   ref: HoldRef,
   end: Exclude<HoldStatus, { status: 'held' }>,
-): Pick<HoldEnded, 'outcome' | 'settledTo' | 'txnId'> {
+): Pick<HoldEnded<'settled' | 'released'>, 'outcome' | 'settledTo' | 'txnId'> {
   return end.status === 'settled'
     ? { outcome: 'settled', settledTo: end.settledTo, txnId: settledTxnId(ref) }
     : { outcome: 'released', txnId: releasedTxnId(ref) };

@@ -51,6 +51,8 @@ export interface XaalisConfig {
   providerTimeoutMs: number;
   /** Fee per provider in basis points of the amount (100 = 1%), rounded half up to whole XOF. */
   feeBps: { wave: number; orange_money: number; mock: number };
+  /** Payout fees in basis points of the amount, per provider (CONTRACT 6), on top of the amount. */
+  payoutFeeBps: { wave: number; orange_money: number };
   /**
    * How long a running request holds its idempotency key: a retry after the request's process
    * died waits this long, then runs again with the same object id (CONTRACT 3).
@@ -190,6 +192,10 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
       wave: int('FEE_WAVE_BPS', 100, 0, 10_000),
       orange_money: int('FEE_ORANGE_MONEY_BPS', 150, 0, 10_000),
       mock: int('FEE_MOCK_BPS', 100, 0, 10_000),
+    },
+    payoutFeeBps: {
+      wave: int('PAYOUT_FEE_WAVE_BPS', 100, 0, 10_000),
+      orange_money: int('PAYOUT_FEE_ORANGE_MONEY_BPS', 100, 0, 10_000),
     },
     idempotencyLeaseMs: int('IDEMPOTENCY_LEASE_MS', 60_000, 1_000, 3_600_000),
     failpoints: failpointsFrom(text('XAALIS_FAILPOINTS')),

@@ -15,6 +15,8 @@ export * from './payments/payments.replies';
 export * from './payments/refunds.messages';
 export * from './payouts/payouts.messages';
 export * from './payouts/agent-keys.messages';
+export * from './payouts/agent-wallets.messages';
+export * from './payouts/agent-wallets.replies';
 export * from './webhooks/webhooks.messages';
 export * from './webhooks/webhook-event-schemas';
 

@@ -95,8 +95,8 @@ describe('validateIntegrationEvent', () => {
   });
 
   it('checks only that the object is an object for a type nobody publishes yet', () => {
-    const payout = { ...paymentSucceeded({ object: 'payout' }), type: 'payout.failed' };
+    const invoice = { ...paymentSucceeded({ object: 'invoice' }), type: 'invoice.paid' };
 
-    expect(validateIntegrationEvent(payout).data.object).toEqual({ object: 'payout' });
+    expect(validateIntegrationEvent(invoice).data.object).toEqual({ object: 'invoice' });
   });
 });

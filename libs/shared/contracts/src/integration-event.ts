@@ -14,6 +14,7 @@ import {
 import { DomainError, validationError } from '@xaalis/kernel';
 import { AccountObject } from './identity/account.object';
 import { PaymentReply } from './payments/payments.replies';
+import { PayoutReply } from './payouts/agent-wallets.replies';
 import { ISO_MS, idPattern } from './shared/formats';
 import {
   INTEGRATION_EVENT_TYPES,
@@ -32,6 +33,8 @@ export const INTEGRATION_EVENT_OBJECTS = {
   'payment.failed': PaymentReply,
   'payment.expired': PaymentReply,
   'payment.refunded': PaymentReply,
+  'payout.succeeded': PayoutReply,
+  'payout.failed': PayoutReply,
   'account.updated': AccountObject,
 } satisfies Partial<Record<IntegrationEventType, MessageClass<object>>>;
 

@@ -25,6 +25,14 @@ export const FAILPOINTS = [
   'identity.after_append',
   /** A payments integration event is read from its stream; it is not published yet. */
   'payments.forwarder.before_publish',
+  /** A payout's amount and fee are held; the wallet has not accepted it yet. */
+  'payouts.accept.after_hold',
+  /** The wallet accepted a payout; its own stream is not created yet. */
+  'payouts.accept.after_wallet_append',
+  /** A payout is recorded `processing`; the provider has not been called. */
+  'payouts.send.before_provider_call',
+  /** The provider answered a payout; its answer is not recorded yet. */
+  'payouts.send.after_provider_call',
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];

@@ -6,5 +6,6 @@ export * from './decider';
 export * from './mode';
 export * from './api-bounds';
 export * from './payment-bounds';
+export * from './payout-bounds';
 export * from './records';
 export * from './bounded-map';

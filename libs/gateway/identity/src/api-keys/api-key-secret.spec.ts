@@ -13,6 +13,17 @@ describe('API key secrets', () => {
     expect(made.displayPrefix).not.toContain(made.secret.slice(8, 20));
   });
 
+  it.each(['test', 'live'] as const)(
+    'make %s agent keys, which the bearer guard reads as agent keys of their mode',
+    (mode) => {
+      const made = newApiKeySecret('agent', mode, HASH_KEY);
+      expect(made.secret).toMatch(new RegExp(`^ak_${mode}_[0-9A-Za-z]{32}$`));
+      expect(parseBearerSecret(made.secret)).toEqual({ type: 'agent', mode });
+      expect(made.secretHash).toBe(hashSecret(made.secret, HASH_KEY));
+      expect(newApiKeySecret('agent', mode, HASH_KEY).secret).not.toBe(made.secret);
+    },
+  );
+
   it('parse the three bearer types and refuse anything else', () => {
     expect(parseBearerSecret(newApiKeySecret('secret', 'test', HASH_KEY).secret)).toEqual({
       type: 'secret',

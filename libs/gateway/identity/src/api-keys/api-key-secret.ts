@@ -1,5 +1,4 @@
 import { displayPrefix, hashSecret, randomToken, type Mode } from '@xaalis/kernel';
-import type { ApiKeyKind } from '@xaalis/identity-domain';
 
 export type BearerKeyType = 'secret' | 'restricted' | 'agent';
 
@@ -20,7 +19,7 @@ export interface NewSecret {
 }
 
 /** 32 base62 characters (about 190 bits). Only the keyed hash and a display prefix are kept. */
-export function newApiKeySecret(kind: ApiKeyKind, mode: Mode, hashKey: string): NewSecret {
+export function newApiKeySecret(kind: BearerKeyType, mode: Mode, hashKey: string): NewSecret {
   const secret = `${PREFIX[kind]}_${mode}_${randomToken(32)}`;
   return { secret, secretHash: hashSecret(secret, hashKey), displayPrefix: displayPrefix(secret) };
 }

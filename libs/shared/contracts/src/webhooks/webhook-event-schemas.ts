@@ -8,7 +8,7 @@ import type { WebhookEventType } from './webhooks.messages';
  * description. `data.object` is the class every consumer validates the event's object against
  * (`INTEGRATION_EVENT_OBJECTS`), so the document and the checks hold to one shape. The OpenAPI
  * document gets one schema per line, named after the type (`payment.succeeded` →
- * `PaymentSucceededEvent`). Billing and payouts add theirs here when they start sending them.
+ * `PaymentSucceededEvent`). Billing adds its own here when it starts sending them.
  */
 export const DOCUMENTED_WEBHOOK_EVENTS = {
   'payment.succeeded': 'The provider confirmed the payment; its net was added to `available`.',
@@ -17,6 +17,10 @@ export const DOCUMENTED_WEBHOOK_EVENTS = {
   'payment.refunded':
     'A refund reached the customer. `data.object` is the payment, not the refund: ' +
     '`amount_refunded` has grown, and `status` is `refunded` once it reaches `amount`.',
+  'payout.succeeded':
+    "The money reached the recipient's wallet; amount and fee have left `pending`.",
+  'payout.failed':
+    'The provider refused the payout, or reversed it: amount and fee are back in `available`.',
 } satisfies Partial<Record<WebhookEventType & PublishedEventType, string>>;
 
 type DocumentedType = keyof typeof DOCUMENTED_WEBHOOK_EVENTS;

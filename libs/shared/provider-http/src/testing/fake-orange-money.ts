@@ -32,19 +32,33 @@ export interface FakeOrangeQrCode {
 /** A transaction exactly as Sonatel's transaction search and merchant callback carry it. */
 export interface FakeOrangeTransaction {
   transactionId: string;
-  type: 'MERCHANT_PAYMENT';
+  type: 'MERCHANT_PAYMENT' | 'CASHIN';
   status: string;
   reference: string | null;
   amount: { value: number; unit: 'XOF' };
   metadata: Record<string, string>;
   partner: { id: string; idType: 'CODE'; walletType: 'PRINCIPAL' };
   customer: { id: string; idType: 'MSISDN'; walletType: 'PRINCIPAL' };
-  channel: 'MAXIT';
+  channel: 'MAXIT' | 'API';
   receiveNotification: boolean;
   requestDate: string;
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * How the fake answers the next `POST /api/eWallet/v1/cashins` whose reference is new (scripted
+ * with `scriptCashIns`; unscripted ones are `{ kind: 'created' }`):
+ * - `created`: the cash-in is made, in `status` (`SUCCESS` by default);
+ * - `refused`: a 4xx (400 by default) whose body carries this `code`, nothing sent;
+ * - `timeout`: the cash-in is made and the answer withheld until `close()`;
+ * - `server_error`: a 500, after making the cash-in (`recorded: true`) or before.
+ */
+export type FakeCashInAnswer =
+  | { kind: 'created'; status?: string }
+  | { kind: 'refused'; code: string; httpStatus?: number }
+  | { kind: 'timeout' }
+  | { kind: 'server_error'; recorded: boolean };
 
 export interface FakeOrangeMoney {
   url: string;
@@ -60,6 +74,15 @@ export interface FakeOrangeMoney {
   revokeTokens(): void;
   /** How many tokens were issued. */
   tokensIssued(): number;
+  /**
+   * The cash-ins made (`type: 'CASHIN'` among `transactions`), one per reference: a repeated
+   * reference with the same body answers the first one again and adds none.
+   */
+  cashIns(): FakeOrangeTransaction[];
+  /** How the next cash-ins answer, in order (see `FakeCashInAnswer`). */
+  scriptCashIns(...answers: FakeCashInAnswer[]): void;
+  /** Sonatel settles or fails a cash-in later (`SUCCESS`, `FAILED`, …): searches see the new status. */
+  changeCashIn(reference: string, status: string): FakeOrangeTransaction;
   /** The QR code by qrId, by reference, or by `metadata.paymentId` (the newest). */
   qrCode(reference: string): FakeOrangeQrCode;
   /** The customer pays: a SUCCESS merchant-payment transaction. */
@@ -77,9 +100,16 @@ export interface FakeOrangeMoney {
 }
 
 /**
+ * The reply of a request whose answer is withheld: routes answer a `FakeReply`, and the server
+ * turns this one into a hold, so a scripted timeout acts like `failNext('timeout')`.
+ */
+const HELD: FakeReply = { status: 0 };
+
+/**
  * A local Orange Money Senegal (Sonatel API) on 127.0.0.1: OAuth2 client credentials with
- * expiring tokens, the QR code endpoint, the transaction search and status, and the merchant
- * callback. Like Sonatel's gateway it answers 415 to an API request without a JSON content type.
+ * expiring tokens, the QR code endpoint, the cash-in, the transaction search and status, and the
+ * merchant callback. Like Sonatel's gateway it answers 415 to an API request without a JSON
+ * content type.
  */
 export async function startFakeOrangeMoney(options: {
   clientId: string;
@@ -97,6 +127,9 @@ export async function startFakeOrangeMoney(options: {
   const qrOf = new Map<FakeOrangeTransaction, string>();
   const failures = new FailureQueue();
   const tokenFailures = new FailureQueue();
+  const cashInAnswers: FakeCashInAnswer[] = [];
+  /** The body each cash-in was asked with, by reference: a repeat must carry the same one. */
+  const cashInBodies = new Map<string, string>();
   let baseUrl = '';
 
   const findQr = (reference: string): FakeOrangeQrCode => {
@@ -243,6 +276,92 @@ export async function startFakeOrangeMoney(options: {
     };
   };
 
+  const findCashIn = (reference: string): FakeOrangeTransaction => {
+    const found = transactions.find((t) => t.type === 'CASHIN' && t.reference === reference);
+    if (found === undefined) throw new Error(`fake Orange Money: no cash-in ${reference}`);
+    return found;
+  };
+
+  /**
+   * Our assumption of Sonatel's behaviour (its API has no idempotency key): one cash-in per
+   * `reference`; the same request again answers it, another request with that reference is a 409.
+   */
+  const cashIn = (request: RecordedRequest): FakeReply => {
+    const input = isObject(request.body) ? request.body : {};
+    const reference = input['reference'];
+    if (typeof reference === 'string' && cashInBodies.has(reference)) {
+      return cashInBodies.get(reference) === request.rawBody
+        ? { status: 200, body: findCashIn(reference) }
+        : {
+            status: 409,
+            body: {
+              ...problem(409, 'Conflict', 'Reference already used by another cash-in.'),
+              code: 'duplicate-reference',
+            },
+          };
+    }
+    const issues: string[] = [];
+    const partner = isObject(input['partner']) ? input['partner'] : {};
+    const customer = isObject(input['customer']) ? input['customer'] : {};
+    const amount = isObject(input['amount']) ? input['amount'] : {};
+    const value = amount['value'];
+    if (amount['unit'] !== 'XOF') issues.push('amount.unit must be XOF');
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      issues.push('amount.value must be a positive integer');
+    }
+    if (partner['idType'] !== 'CODE' || partner['id'] !== options.merchantCode) {
+      issues.push('partner must be the merchant code');
+    }
+    if (
+      customer['idType'] !== 'MSISDN' ||
+      typeof customer['id'] !== 'string' ||
+      !/^7\d{8}$/.test(customer['id'])
+    ) {
+      issues.push('customer.id must be a 9-digit MSISDN without country code');
+    }
+    if (typeof reference !== 'string' || reference === '') issues.push('reference is required');
+    if (issues.length > 0)
+      return { status: 400, body: problem(400, 'Bad Request', issues.join('; ')) };
+    const answer = cashInAnswers.shift() ?? { kind: 'created' };
+    if (answer.kind === 'refused') {
+      return {
+        status: answer.httpStatus ?? 400,
+        body: {
+          ...problem(answer.httpStatus ?? 400, 'Bad Request', answer.code),
+          code: answer.code,
+        },
+      };
+    }
+    if (answer.kind === 'server_error' && !answer.recorded) return injected(500);
+    const now = new Date();
+    const transaction: FakeOrangeTransaction = {
+      transactionId: `CI${stamp(now)}.${randomId(6).toUpperCase()}`,
+      type: 'CASHIN',
+      status: answer.kind === 'created' ? (answer.status ?? 'SUCCESS') : 'SUCCESS',
+      reference: reference as string,
+      amount: { value: value as number, unit: 'XOF' },
+      metadata: {},
+      partner: { id: options.merchantCode, idType: 'CODE', walletType: 'PRINCIPAL' },
+      customer: { id: customer['id'] as string, idType: 'MSISDN', walletType: 'PRINCIPAL' },
+      channel: 'API',
+      receiveNotification: input['receiveNotification'] === true,
+      requestDate: now.toISOString(),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    transactions.push(transaction);
+    cashInBodies.set(transaction.reference as string, request.rawBody);
+    if (answer.kind === 'timeout') return HELD;
+    return answer.kind === 'server_error'
+      ? injected(500)
+      : { status: 200, body: structuredClone(transaction) };
+  };
+
+  /** Cash-in: money from the partner's wallet to a customer's (a payout). */
+  const cashInRoutes: FakeRoute[] = [
+    { method: 'POST', path: /^\/api\/eWallet\/v1\/cashins$/, reply: cashIn },
+  ];
+
   /** Merchant payments: the QR code and deep links a customer pays. */
   const merchantPaymentRoutes: FakeRoute[] = [
     {
@@ -281,7 +400,7 @@ export async function startFakeOrangeMoney(options: {
     },
   ];
 
-  const routes = [...merchantPaymentRoutes, ...transactionRoutes];
+  const routes = [...merchantPaymentRoutes, ...cashInRoutes, ...transactionRoutes];
 
   const server = await startFakeHttpServer((request): FakeHandlerResult => {
     if (request.url.pathname === '/oauth/v1/token' && request.method === 'POST') {
@@ -301,7 +420,8 @@ export async function startFakeOrangeMoney(options: {
         body: problem(415, 'Unsupported Media Type', 'application/json expected.'),
       };
     }
-    return failures.answer(injected, () => dispatch(routes, request) ?? notFound());
+    const result = failures.answer(injected, () => dispatch(routes, request) ?? notFound());
+    return result === HELD ? 'hold' : result;
   });
   baseUrl = server.url;
 
@@ -329,6 +449,14 @@ export async function startFakeOrangeMoney(options: {
     failNextToken: (kind, times = 1) => tokenFailures.push(kind, times),
     revokeTokens: () => tokens.clear(),
     tokensIssued: () => issued,
+    cashIns: () => transactions.filter((t) => t.type === 'CASHIN'),
+    scriptCashIns: (...answers) => cashInAnswers.push(...answers),
+    changeCashIn(reference, status) {
+      const transaction = findCashIn(reference);
+      transaction.status = status;
+      transaction.updatedAt = new Date().toISOString();
+      return transaction;
+    },
     qrCode: findQr,
     pay: (reference, msisdn) => addTransaction(reference, 'SUCCESS', msisdn),
     decline: (reference, status = 'FAILED') => addTransaction(reference, status),
@@ -377,7 +505,7 @@ function injected(kind: InjectedStatus): FakeReply {
   }
 }
 
-/** `MP<yymmdd>.<hhmm>`, the shape of Sonatel's merchant-payment transaction ids. */
+/** `<yymmdd>.<hhmm>`, as in Sonatel's transaction ids (`MP…` merchant payments, `CI…` cash-ins). */
 function stamp(date: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${two(date.getUTCFullYear() % 100)}${two(date.getUTCMonth() + 1)}${two(date.getUTCDate())}.${two(date.getUTCHours())}${two(date.getUTCMinutes())}`;

@@ -44,9 +44,27 @@ export interface FakeWavePayout {
   mobile: string;
   name: string | null;
   client_reference: string | null;
-  status: 'processing' | 'succeeded' | 'failed';
+  status: FakeWavePayoutStatus;
+  /** Set when the payout failed. */
+  payout_error: { error_code: string; error_message: string } | null;
   timestamp: string;
 }
+
+export type FakeWavePayoutStatus = 'processing' | 'succeeded' | 'failed' | 'reversed';
+
+/**
+ * How the fake answers the next `POST /v1/payout` that is not a replay (scripted with
+ * `scriptPayouts`; unscripted ones are `{ kind: 'created' }`):
+ * - `created`: the payout is made, in `status` (`succeeded` by default; `failed` with `errorCode`);
+ * - `refused`: a 4xx with this error `code` (400 by default), nothing sent;
+ * - `timeout`: the payout is made and the answer withheld until `close()`;
+ * - `server_error`: a 500, after making the payout (`recorded: true`) or before.
+ */
+export type FakePayoutAnswer =
+  | { kind: 'created'; status?: 'processing' | 'succeeded' | 'failed'; errorCode?: string }
+  | { kind: 'refused'; code: string; httpStatus?: number }
+  | { kind: 'timeout' }
+  | { kind: 'server_error'; recorded: boolean };
 
 export interface FakeWave {
   url: string;
@@ -55,9 +73,19 @@ export interface FakeWave {
   sessions: Map<string, FakeWaveSession>;
   /** Ids of the sessions refunded through `/refund`. */
   refundedSessions: Set<string>;
+  /**
+   * Every payout made, which is every transfer Wave carried out or tried: a repeated
+   * Idempotency-Key with the same body answers the first payout again and adds none.
+   */
   payouts: FakeWavePayout[];
   /** The next `times` requests fail this way (a `'timeout'` is processed, then never answered). */
   failNext(kind: FailureKind, times?: number): void;
+  /** How the next payout creations answer, in order (see `FakePayoutAnswer`). */
+  scriptPayouts(...answers: FakePayoutAnswer[]): void;
+  /** The payout by id, or the newest one with this client reference. */
+  payout(reference: string): FakeWavePayout;
+  /** Wave settles, fails or reverses a payout later: lookups see the new status. */
+  changePayout(reference: string, status: FakeWavePayoutStatus, errorCode?: string): FakeWavePayout;
   /** The session by id, or the newest one with this client reference. */
   session(reference: string): FakeWaveSession;
   /** The customer pays: complete, succeeded, with a transaction id. */
@@ -81,6 +109,12 @@ export interface FakeWave {
 
 const SESSION_LIFETIME_MS = 30 * 60_000;
 
+/**
+ * The reply of a request whose answer is withheld: routes answer a `FakeReply`, and the server
+ * turns this one into a hold, so a scripted timeout acts like `failNext('timeout')`.
+ */
+const HELD: FakeReply = { status: 0 };
+
 /** A local Wave (Checkout and Payout APIs) on 127.0.0.1, checking the key and bodies like Wave. */
 export async function startFakeWave(options: {
   apiKey: string;
@@ -91,6 +125,7 @@ export async function startFakeWave(options: {
   const payouts: FakeWavePayout[] = [];
   const idempotent = new Map<string, { body: string; reply: FakeReply }>();
   const failures = new FailureQueue();
+  const payoutAnswers: FakePayoutAnswer[] = [];
   let baseUrl = '';
 
   const findSession = (reference: string): FakeWaveSession => {
@@ -99,6 +134,14 @@ export async function startFakeWave(options: {
     const byClient = [...sessions.values()].filter((s) => s.client_reference === reference).pop();
     if (byClient === undefined) throw new Error(`fake Wave: no session ${reference}`);
     return byClient;
+  };
+
+  const findPayout = (reference: string): FakeWavePayout => {
+    const found = payouts
+      .filter((p) => p.id === reference || p.client_reference === reference)
+      .pop();
+    if (found === undefined) throw new Error(`fake Wave: no payout ${reference}`);
+    return found;
   };
 
   const createSession = (body: Record<string, unknown>): FakeReply => {
@@ -145,7 +188,7 @@ export async function startFakeWave(options: {
     return { status: 200, body: session };
   };
 
-  const createPayout = (body: Record<string, unknown>): FakeReply => {
+  const createPayout = (request: FakeRequest, body: Record<string, unknown>): FakeReply => {
     const issues: string[] = [];
     const amount = body['receive_amount'];
     if (typeof amount !== 'string' || !/^[1-9]\d*$/.test(amount)) {
@@ -156,6 +199,16 @@ export async function startFakeWave(options: {
       issues.push('mobile: must be an E.164 phone number');
     }
     if (issues.length > 0) return validationError(issues);
+    const answer = payoutAnswers.shift() ?? { kind: 'created' };
+    if (answer.kind === 'refused') {
+      return {
+        status: answer.httpStatus ?? 400,
+        body: { code: answer.code, message: 'The payout was refused.' },
+      };
+    }
+    if (answer.kind === 'server_error' && !answer.recorded) return injected(500);
+    const status = answer.kind === 'created' ? (answer.status ?? 'succeeded') : 'succeeded';
+    const errorCode = answer.kind === 'created' ? answer.errorCode : undefined;
     const payout: FakeWavePayout = {
       id: `pt-${randomId()}`,
       currency: 'XOF',
@@ -165,32 +218,45 @@ export async function startFakeWave(options: {
       name: typeof body['name'] === 'string' ? body['name'] : null,
       client_reference:
         typeof body['client_reference'] === 'string' ? body['client_reference'] : null,
-      status: 'succeeded',
+      status,
+      payout_error: status === 'failed' ? payoutError(errorCode ?? 'payout-failed') : null,
       timestamp: new Date().toISOString(),
     };
     payouts.push(payout);
-    return { status: 200, body: payout };
+    // The first answer as it was then: a replay says what Wave said, not what became of it.
+    const reply = { status: 200, body: structuredClone(payout) };
+    remember(request, reply);
+    if (answer.kind === 'timeout') return HELD;
+    return answer.kind === 'server_error' ? injected(500) : reply;
   };
 
   /** Wave replays the first answer for a repeated Idempotency-Key with the same body. */
-  const once = (request: RecordedRequest, create: () => FakeReply): FakeReply => {
+  const replay = (request: RecordedRequest): FakeReply | null => {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return create();
-    const previous = idempotent.get(`${request.path} ${key}`);
-    if (previous !== undefined) {
-      return previous.body === request.rawBody
-        ? previous.reply
-        : {
-            status: 409,
-            body: {
-              code: 'idempotency-mismatch',
-              message: 'Idempotency-Key reused with another body.',
-            },
-          };
-    }
-    const reply = create();
-    if (reply.status < 300)
+    const previous = key === undefined ? undefined : idempotent.get(`${request.path} ${key}`);
+    if (previous === undefined) return null;
+    return previous.body === request.rawBody
+      ? previous.reply
+      : {
+          status: 409,
+          body: {
+            code: 'idempotency-mismatch',
+            message: 'Idempotency-Key reused with another body.',
+          },
+        };
+  };
+
+  const remember = (request: RecordedRequest, reply: FakeReply): void => {
+    const key = request.headers['idempotency-key'];
+    if (key !== undefined)
       idempotent.set(`${request.path} ${key}`, { body: request.rawBody, reply });
+  };
+
+  const once = (request: RecordedRequest, create: () => FakeReply): FakeReply => {
+    const replayed = replay(request);
+    if (replayed !== null) return replayed;
+    const reply = create();
+    if (reply.status < 300) remember(request, reply);
     return reply;
   };
 
@@ -278,8 +344,30 @@ export async function startFakeWave(options: {
                 status: 400,
                 body: { code: 'missing-idempotency-key', message: 'Idempotency-Key is required.' },
               }
-            : once(request, () => createPayout(body)),
+            : (replay(request) ?? createPayout(request, body)),
         ),
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/payouts\/search$/,
+      reply: (request) => {
+        const reference = request.url.searchParams.get('client_reference');
+        if (reference === null) return validationError(['client_reference: required']);
+        return {
+          status: 200,
+          body: { result: payouts.filter((p) => p.client_reference === reference) },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/v1\/payout\/([^/]+)$/,
+      reply: (_request, [id]) => {
+        const payout = payouts.find((p) => p.id === id);
+        return payout === undefined
+          ? { status: 404, body: { code: 'payout-not-found', message: 'No such payout.' } }
+          : { status: 200, body: payout };
+      },
     },
   ];
 
@@ -295,7 +383,7 @@ export async function startFakeWave(options: {
             : { code: 'invalid-auth', message: 'Invalid API key.' },
       };
     }
-    return failures.answer(
+    const result = failures.answer(
       injected,
       () =>
         dispatch(routes, request) ?? {
@@ -306,6 +394,7 @@ export async function startFakeWave(options: {
           },
         },
     );
+    return result === HELD ? 'hold' : result;
   });
   baseUrl = server.url;
 
@@ -343,6 +432,17 @@ export async function startFakeWave(options: {
     refundedSessions,
     payouts,
     failNext: (kind, times = 1) => failures.push(kind, times),
+    scriptPayouts: (...answers) => payoutAnswers.push(...answers),
+    payout: findPayout,
+    changePayout(reference, status, errorCode) {
+      const payout = findPayout(reference);
+      payout.status = status;
+      payout.payout_error =
+        status === 'failed' || status === 'reversed'
+          ? payoutError(errorCode ?? `payout-${status}`)
+          : null;
+      return payout;
+    },
     session: findSession,
     pay(reference) {
       const session = findSession(reference);
@@ -375,6 +475,10 @@ export async function startFakeWave(options: {
 function expireSession(session: FakeWaveSession): void {
   session.checkout_status = 'expired';
   session.payment_status = 'cancelled';
+}
+
+function payoutError(code: string): FakeWavePayout['payout_error'] {
+  return { error_code: code, error_message: 'The payout did not go through.' };
 }
 
 function validationError(issues: string[]): FakeReply {

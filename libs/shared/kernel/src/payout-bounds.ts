@@ -1,9 +1,8 @@
-import { CUSTOMER_PROVIDERS, type CustomerProvider } from '@xaalis/kernel';
+import { CUSTOMER_PROVIDERS, type CustomerProvider } from './payment-bounds';
 
 /**
  * What an agent wallet and a payout may be (spec 4.3 and 8, CONTRACT 2 and 5), for the gateway's
- * DTOs, the payouts messages and the deciders alike. Meant for `@xaalis/kernel` beside
- * `payment-bounds.ts`; kept here until the kernel's owners move it.
+ * DTOs, the payouts messages and the deciders alike.
  */
 
 /** Spec 8: `max_payout_amount` and `max_daily_amount`, whole XOF. */

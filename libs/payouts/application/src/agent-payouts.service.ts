@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
+import type { CreateAgentPayoutRequest, PayoutReply } from '@xaalis/contracts';
+import { failpoint } from '@xaalis/failpoints';
+import { DomainError, type Clock } from '@xaalis/kernel';
+import {
+  decideAgentWallet,
+  payoutForAction,
+  toPayoutObject,
+  type AgentWallet,
+  type Payout,
+  type PayoutAccepted,
+  type PayoutFeeSchedule,
+  type RequestPayout,
+} from '@xaalis/payouts-domain';
+import { PayoutHolds } from './payout-holds';
+import { PayoutsCommands } from './payouts.commands';
+import { PayoutsQueries } from './payouts.queries';
+
+/**
+ * `POST /v1/agent/payouts` (spec 4.3, issue 19 item 3). The policy is judged and the day's cap
+ * taken in one decision on the wallet's stream, appended with its expected revision, so no two
+ * payouts of one wallet pass a cap together; the funds are held in the ledger first, whose row
+ * lock and CHECK keep `available` from going below zero whatever runs at once. The order of the
+ * steps, and what a crash between two of them leaves, is `PayoutHolds`'.
+ */
+@Injectable()
+export class AgentPayoutsService {
+  private readonly fees: PayoutFeeSchedule;
+
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CONFIG) config: XaalisConfig,
+    private readonly commands: PayoutsCommands,
+    private readonly queries: PayoutsQueries,
+    private readonly holds: PayoutHolds,
+  ) {
+    this.fees = config.payoutFeeBps;
+  }
+
+  async create(request: CreateAgentPayoutRequest): Promise<PayoutReply> {
+    const wallet = await this.queries.wallet(
+      request.merchant_id,
+      request.mode,
+      request.agent_wallet_id,
+    );
+    const command = this.requestPayout(request);
+
+    // Judged first on the wallet as read, so a refusal or a retried action_id holds nothing.
+    const decided = decideAgentWallet(command, wallet);
+    const accepted = decided[0] as PayoutAccepted | undefined;
+    if (accepted === undefined) return this.payoutOfAction(wallet, request.action_id);
+
+    await this.holds.hold({
+      payoutId: request.payout_id,
+      walletId: wallet.walletId,
+      merchantId: wallet.merchantId,
+      mode: wallet.mode,
+      amount: accepted.data.amount,
+      fee: accepted.data.fee,
+    });
+    failpoint('payouts.accept.after_hold');
+
+    const outcome = await this.accept(wallet.walletId, command);
+    if (!outcome.changed) {
+      // Another request with this action_id was accepted meanwhile: this one's hold goes back.
+      await this.holds.abandon(wallet.walletId, request.payout_id);
+      return this.payoutOfAction(outcome.state, request.action_id);
+    }
+    failpoint('payouts.accept.after_wallet_append');
+    const [acceptance] = outcome.events as PayoutAccepted[];
+    return toPayoutObject(await this.createPayout(outcome.state, acceptance!.data));
+  }
+
+  /**
+   * The decision that counts. Refused now though judged acceptable a moment ago (a payout or a
+   * policy change came first): the payout id is closed and its money given back.
+   */
+  private async accept(walletId: string, command: RequestPayout) {
+    try {
+      return await this.commands.wallet(walletId, command);
+    } catch (error) {
+      if (error instanceof DomainError && error.code !== 'unavailable') {
+        await this.holds.abandon(walletId, command.data.payoutId).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  private requestPayout(request: CreateAgentPayoutRequest): RequestPayout {
+    return {
+      type: 'RequestPayout',
+      data: {
+        payoutId: request.payout_id,
+        agentKeyId: request.agent_key_id,
+        actionId: request.action_id,
+        amount: request.amount,
+        currency: request.currency ?? null,
+        recipient: { phone: request.recipient.phone, name: request.recipient.name ?? null },
+        fees: this.fees,
+        // The ledger's hold decides the funds; the wallet decides the rest.
+        available: null,
+        now: this.clock.now(),
+      },
+    };
+  }
+
+  /** The payout an action_id made, its stream created first if a crash left it to be. */
+  private async payoutOfAction(wallet: AgentWallet, actionId: string): Promise<PayoutReply> {
+    const payoutId = payoutForAction(wallet, actionId);
+    if (payoutId === null) throw new Error(`No payout for action ${actionId}`);
+    return toPayoutObject(await this.ensureCreated(wallet, payoutId));
+  }
+
+  /**
+   * The payout of an acceptance, its stream created from the wallet's `PayoutAccepted` if a
+   * crash came between the two appends (the retry of an action_id, and `payout.claim_hold`).
+   */
+  async ensureCreated(wallet: AgentWallet, payoutId: string): Promise<Payout> {
+    const payout = await this.queries.findPayout(payoutId);
+    if (payout) return payout;
+    const acceptance = await this.queries.acceptance(wallet.walletId, payoutId);
+    return this.createPayout(wallet, acceptance);
+  }
+
+  /** A no-op when the payout's stream exists: its id is the acceptance's. */
+  private async createPayout(
+    wallet: AgentWallet,
+    accepted: PayoutAccepted['data'],
+  ): Promise<Payout> {
+    const { state } = await this.commands.payout(
+      accepted.payoutId,
+      {
+        type: 'CreatePayout',
+        data: { accepted, merchantId: wallet.merchantId, mode: wallet.mode, now: this.clock.now() },
+      },
+      { newStream: true },
+    );
+    return state;
+  }
+}

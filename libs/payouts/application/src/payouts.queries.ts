@@ -1,0 +1,168 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { EVENT_STORE, PG_POOL } from '@xaalis/config';
+import type { ProjectionRunner } from '@xaalis/database';
+import type { EventStore } from '@xaalis/event-store';
+import { requireCursor } from '@xaalis/http';
+import { notFound, type Mode } from '@xaalis/kernel';
+import {
+  agentWalletExists,
+  agentWalletStream,
+  evolveAgentWallet,
+  evolvePayout,
+  initialAgentWalletState,
+  initialPayoutState,
+  payoutExists,
+  payoutStream,
+  type AgentWallet,
+  type AgentWalletObject,
+  type Payout,
+  type PayoutAccepted,
+} from '@xaalis/payouts-domain';
+import { agentWalletEventOf, payoutEventOf } from './payout-event-guards';
+import { PayoutsCommands } from './payouts.commands';
+import { PAYOUTS_PROJECTION_RUNNER } from './payouts.tokens';
+
+export interface Page {
+  limit: number;
+  startingAfter?: string;
+}
+
+const WALLET_ID = /^aw_[0-9A-Za-z]{20,40}$/;
+const PAYOUT_ID = /^po_[0-9A-Za-z]{20,40}$/;
+
+/**
+ * Reads of wallets and payouts. One wallet or payout is folded from its stream, the truth, so a
+ * caller reads its own writes in either event store; lists come from the `agent_wallets` and
+ * `payouts` read models, brought up to date first. Another merchant's or the other mode's object
+ * is simply not found.
+ */
+@Injectable()
+export class PayoutsQueries {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PAYOUTS_PROJECTION_RUNNER) private readonly projections: ProjectionRunner,
+    private readonly commands: PayoutsCommands,
+  ) {}
+
+  async findWallet(walletId: string): Promise<AgentWallet | undefined> {
+    if (!WALLET_ID.test(walletId)) return undefined;
+    const { state } = await this.store.aggregateStream(agentWalletStream(walletId), {
+      initialState: initialAgentWalletState,
+      evolve: evolveAgentWallet,
+      asEvent: agentWalletEventOf,
+    });
+    return agentWalletExists(state) ? state : undefined;
+  }
+
+  async wallet(merchantId: string, mode: Mode, walletId: string): Promise<AgentWallet> {
+    const wallet = await this.findWallet(walletId);
+    if (!wallet || wallet.merchantId !== merchantId || wallet.mode !== mode) {
+      throw notFound('agent wallet');
+    }
+    return wallet;
+  }
+
+  async findPayout(payoutId: string): Promise<Payout | undefined> {
+    if (!PAYOUT_ID.test(payoutId)) return undefined;
+    const { state } = await this.store.aggregateStream(payoutStream(payoutId), {
+      initialState: initialPayoutState,
+      evolve: evolvePayout,
+      asEvent: payoutEventOf,
+    });
+    return payoutExists(state) ? state : undefined;
+  }
+
+  async payout(merchantId: string, mode: Mode, payoutId: string): Promise<Payout> {
+    const payout = await this.findPayout(payoutId);
+    if (!payout || payout.merchantId !== merchantId || payout.mode !== mode) {
+      throw notFound('payout');
+    }
+    return payout;
+  }
+
+  /**
+   * The wallet's acceptance of a payout, read from its stream: only when a crash left the
+   * payout's own stream to be created, so a long stream is read rarely.
+   */
+  async acceptance(walletId: string, payoutId: string): Promise<PayoutAccepted['data']> {
+    const { events } = await this.store.readStream(agentWalletStream(walletId));
+    for (const recorded of events) {
+      const event = agentWalletEventOf(recorded);
+      if (event?.type === 'PayoutAccepted' && event.data.payoutId === payoutId) return event.data;
+    }
+    throw notFound('payout');
+  }
+
+  /** Newest first, `limit + 1` rows (the extra one only says there is more). */
+  async listWallets(merchantId: string, mode: Mode, page: Page): Promise<AgentWalletObject[]> {
+    await this.readModelsCaughtUp();
+    await this.requireOwnCursor('agent_wallets', merchantId, mode, page.startingAfter);
+    const { rows } = await this.pool.query<{ object: AgentWalletObject }>({
+      name: 'agent_wallets_list',
+      text: `SELECT object FROM agent_wallets
+              WHERE merchant_id = $1 AND mode = $2 AND ($3::text IS NULL OR id < $3)
+              ORDER BY id DESC
+              LIMIT $4`,
+      values: [merchantId, mode, page.startingAfter ?? null, page.limit + 1],
+    });
+    return rows.map((row) => row.object);
+  }
+
+  /** A wallet's payouts, newest first, `limit + 1` rows; by `client_reference` when given. */
+  async listPayouts(
+    merchantId: string,
+    mode: Mode,
+    walletId: string,
+    page: Page & { clientReference?: string },
+  ): Promise<Payout[]> {
+    await this.wallet(merchantId, mode, walletId);
+    await this.readModelsCaughtUp();
+    await this.requireOwnCursor('payouts', merchantId, mode, page.startingAfter);
+    const { rows } = await this.pool.query<{ state: Payout }>({
+      name: 'payouts_wallet_list',
+      text: `SELECT state FROM payouts
+              WHERE merchant_id = $1 AND mode = $2 AND agent_wallet_id = $3
+                AND ($4::text IS NULL OR client_reference = $4)
+                AND ($5::text IS NULL OR id < $5)
+              ORDER BY id DESC
+              LIMIT $6`,
+      values: [
+        merchantId,
+        mode,
+        walletId,
+        page.clientReference ?? null,
+        page.startingAfter ?? null,
+        page.limit + 1,
+      ],
+    });
+    return rows.map((row) => row.state);
+  }
+
+  /** CONTRACT 4: a `starting_after` that is not one of the caller's rows is a 404. */
+  private async requireOwnCursor(
+    table: 'agent_wallets' | 'payouts',
+    merchantId: string,
+    mode: Mode,
+    startingAfter: string | undefined,
+  ): Promise<void> {
+    if (startingAfter === undefined) return;
+    const { rows } = await this.pool.query({
+      name: `${table}_cursor`,
+      text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
+      values: [startingAfter, merchantId, mode],
+    });
+    requireCursor(rows[0], startingAfter);
+  }
+
+  /**
+   * What this process appended before the request is in the read models; other replicas'
+   * writes follow within the projection's lag.
+   */
+  async readModelsCaughtUp(): Promise<void> {
+    const last = this.commands.lastPosition;
+    if (last !== null) await this.projections.catchUpTo(last);
+    else await this.projections.runOnce();
+  }
+}
