@@ -129,9 +129,10 @@ export async function call(
   baseUrl: string,
   method: string,
   path: string,
-  options: { body?: unknown; cookie?: string; idempotencyKey?: string },
+  options: { body?: unknown; cookie?: string; idempotencyKey?: string; bearer?: string },
 ): Promise<Response> {
   const headers: Record<string, string> = {};
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.cookie !== undefined) headers.cookie = options.cookie;
   if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;

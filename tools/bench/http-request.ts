@@ -13,10 +13,14 @@ export interface LoadRequest {
   /** Sent to in turn, one request each, instead of `url` alone: reads of many records. */
   urls?: string[];
   headers?: Record<string, string>;
+  /** Added to `headers` in turn, one set per request: callers with keys of their own. */
+  headerSets?: Array<Record<string, string>>;
   /** A JSON body (POST). */
   body?: string;
   /** A new `Idempotency-Key` on every request: one key per order, as merchants send them. */
   freshIdempotencyKey?: boolean;
+  /** A new random value of this top-level field of the body on every request (`action_id`). */
+  freshBodyField?: string;
   /** Top-level fields every answer's JSON must hold, e.g. `{ status: 'requires_payment_method' }`. */
   expectFields?: Record<string, string | number | boolean | null>;
 }
@@ -24,20 +28,34 @@ export interface LoadRequest {
 /** The operation of a load loop: `load` sent again and again, to each of its `urls` in turn. */
 export function checkedSender(agent: Agent, load: LoadRequest): () => Promise<string> {
   const urls = load.urls ?? [load.url];
+  const headerSets = load.headerSets ?? [{}];
   let next = 0;
   return () => {
-    const url = urls[next]!;
-    next = (next + 1) % urls.length;
-    return sendChecked(agent, load, url);
+    const url = urls[next % urls.length]!;
+    const extra = headerSets[next % headerSets.length]!;
+    next += 1;
+    return sendChecked(agent, load, url, extra);
   };
 }
 
 /** Resolves with the body of a right answer; rejects with what was wrong with any other. */
-export function sendChecked(agent: Agent, load: LoadRequest, url = load.url): Promise<string> {
-  const headers: Record<string, string | number> = { ...load.headers };
-  if (load.body !== undefined) {
+export function sendChecked(
+  agent: Agent,
+  load: LoadRequest,
+  url = load.url,
+  extraHeaders: Record<string, string> = {},
+): Promise<string> {
+  const headers: Record<string, string | number> = { ...load.headers, ...extraHeaders };
+  const body =
+    load.body !== undefined && load.freshBodyField !== undefined
+      ? JSON.stringify({
+          ...JSON.parse(load.body),
+          [load.freshBodyField]: randomBytes(12).toString('hex'),
+        })
+      : load.body;
+  if (body !== undefined) {
     headers['content-type'] = 'application/json';
-    headers['content-length'] = Buffer.byteLength(load.body);
+    headers['content-length'] = Buffer.byteLength(body);
   }
   if (load.freshIdempotencyKey) headers['idempotency-key'] = randomBytes(12).toString('hex');
   return new Promise((resolve, reject) => {
@@ -53,7 +71,7 @@ export function sendChecked(agent: Agent, load: LoadRequest, url = load.url): Pr
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(load.body);
+    req.end(body);
   });
 }
 

@@ -39,7 +39,7 @@ export class AgentController {
   }
 
   @ApiOperation({ summary: "Pay out within the wallet's policy" })
-  @ApiErrors('insufficient_funds', 'policy_violation')
+  @ApiErrors('insufficient_funds', 'policy_violation', 'invalid_state')
   @Post('payouts')
   @Idempotent({ required: true })
   @ApiCreatedResponse({
@@ -47,7 +47,9 @@ export class AgentController {
     description:
       'The payout (spec 2.5), `pending`; the same `action_id` again answers the original. ' +
       '402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, ' +
-      '`max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`).',
+      '`max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). ' +
+      '409 `invalid_state`: a retry of a request interrupted before its acceptance, whose funds ' +
+      'were given back; send it again with a new idempotency key and the same `action_id`.',
   })
   createPayout(
     @AgentCaller() caller: AgentCaller,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { CreateAgentPayoutRequest, PayoutReply } from '@xaalis/contracts';
+import { StreamTurns } from '@xaalis/event-store';
 import { failpoint } from '@xaalis/failpoints';
 import { DomainError, type Clock } from '@xaalis/kernel';
 import {
@@ -8,6 +9,7 @@ import {
   payoutForAction,
   toPayoutObject,
   type AgentWallet,
+  type AgentWalletEvent,
   type Payout,
   type PayoutAccepted,
   type PayoutFeeSchedule,
@@ -27,6 +29,12 @@ import { PayoutsQueries } from './payouts.queries';
 @Injectable()
 export class AgentPayoutsService {
   private readonly fees: PayoutFeeSchedule;
+  /**
+   * Requests for one action_id in this process take turns, so a retry sent while the first is
+   * still running finds its payout instead of holding funds a second time (and being refused
+   * `insufficient_funds` when the first took the last of them).
+   */
+  private readonly actions = new StreamTurns();
 
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
@@ -38,16 +46,25 @@ export class AgentPayoutsService {
     this.fees = config.payoutFeeBps;
   }
 
-  async create(request: CreateAgentPayoutRequest): Promise<PayoutReply> {
-    const wallet = await this.queries.wallet(
-      request.merchant_id,
-      request.mode,
-      request.agent_wallet_id,
+  create(request: CreateAgentPayoutRequest): Promise<PayoutReply> {
+    return this.actions.run(`${request.agent_wallet_id} ${request.action_id}`, () =>
+      this.createInTurn(request),
     );
-    const command = this.requestPayout(request);
+  }
 
-    // Judged first on the wallet as read, so a refusal or a retried action_id holds nothing.
-    const decided = decideAgentWallet(command, wallet);
+  private async createInTurn(request: CreateAgentPayoutRequest): Promise<PayoutReply> {
+    const command = this.requestPayout(request);
+    // Judged first, so a refusal or a retried action_id holds nothing: on the wallet as this
+    // process last saw it, and if that refuses, as the store has it now.
+    const scope = [request.merchant_id, request.mode, request.agent_wallet_id] as const;
+    let wallet = await this.queries.wallet(...scope, { cached: true });
+    let decided: AgentWalletEvent[];
+    try {
+      decided = decideAgentWallet(command, wallet);
+    } catch {
+      wallet = await this.queries.wallet(...scope);
+      decided = decideAgentWallet(command, wallet);
+    }
     const accepted = decided[0] as PayoutAccepted | undefined;
     if (accepted === undefined) return this.payoutOfAction(wallet, request.action_id);
 

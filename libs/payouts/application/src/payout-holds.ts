@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
-import { CLOCK, CONFIG, PG_POOL, type XaalisConfig } from '@xaalis/config';
-import { scheduleJobs } from '@xaalis/jobs';
+import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { Clock, Mode } from '@xaalis/kernel';
-import { inTransaction, Ledger } from '@xaalis/ledger';
+import { Ledger } from '@xaalis/ledger';
 import { payoutHold } from '@xaalis/ledger-domain';
 import { payoutJobs } from './payout-jobs.kinds';
 import { PayoutsCommands } from './payouts.commands';
@@ -32,7 +30,6 @@ export interface PayoutFunds {
 @Injectable()
 export class PayoutHolds {
   constructor(
-    @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(CONFIG) private readonly config: XaalisConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly ledger: Ledger,
@@ -43,19 +40,17 @@ export class PayoutHolds {
   async hold(funds: PayoutFunds): Promise<void> {
     // A request still running after its idempotency lease is treated as dead by its retries too.
     const claimBy = new Date(this.clock.now().getTime() + this.config.idempotencyLeaseMs);
-    await inTransaction(this.pool, undefined, async (tx) => {
-      await this.ledger.hold(
-        {
-          ref: payoutHold(funds.payoutId),
-          merchantId: funds.merchantId,
-          mode: funds.mode,
-          amount: funds.amount,
-          fee: funds.fee,
-        },
-        tx,
-      );
-      await scheduleJobs(tx, [payoutJobs.claimHold(funds.walletId, funds.payoutId, claimBy)]);
-    });
+    await this.ledger.hold(
+      {
+        ref: payoutHold(funds.payoutId),
+        merchantId: funds.merchantId,
+        mode: funds.mode,
+        amount: funds.amount,
+        fee: funds.fee,
+      },
+      undefined,
+      [payoutJobs.claimHold(funds.walletId, funds.payoutId, claimBy)],
+    );
   }
 
   /**

@@ -30,6 +30,13 @@ export class PayoutOutcomes {
     return state;
   }
 
+  /** Whether a payout's money has moved as its end says: then `settle` would change nothing. */
+  async settled(payout: Payout): Promise<boolean> {
+    if (payout.status !== 'succeeded') return false;
+    const hold = await this.ledger.holdStatus(payoutHold(payout.payoutId));
+    return hold?.status === 'settled';
+  }
+
   /**
    * `succeeded`: the hold goes to `payouts_sent` and the fee to the platform. `failed`: amount
    * and fee are back in `available`, and the payout no longer counts against its wallet's day;

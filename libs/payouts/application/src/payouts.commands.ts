@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE } from '@xaalis/config';
-import { handleCommand, type EventStore, type HandleCommandOptions } from '@xaalis/event-store';
+import {
+  FoldCache,
+  handleCommand,
+  type EventStore,
+  type HandleCommandOptions,
+} from '@xaalis/event-store';
 import { notFound } from '@xaalis/kernel';
 import {
   agentWalletDecider,
@@ -12,9 +17,11 @@ import {
   type AgentWallet,
   type AgentWalletCommand,
   type AgentWalletEvent,
+  type AgentWalletState,
   type Payout,
   type PayoutCommand,
   type PayoutEvent,
+  type PayoutState,
 } from '@xaalis/payouts-domain';
 
 export interface Outcome<T, Event> {
@@ -34,6 +41,18 @@ export interface Outcome<T, Event> {
 export class PayoutsCommands {
   lastPosition: string | null = null;
 
+  /**
+   * A busy wallet's stream grows by a payout at a time: commands and reads fold only what came
+   * after the state this process last saw of it.
+   */
+  readonly wallets = new FoldCache<AgentWalletState>();
+
+  /**
+   * A payout's few commands (created, processing, ended) mostly come from this process one after
+   * the other: each is decided on the state the one before left, and only appended.
+   */
+  readonly payouts = new FoldCache<PayoutState>();
+
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async wallet(
@@ -46,7 +65,7 @@ export class PayoutsCommands {
       agentWalletStream(walletId),
       agentWalletDecider,
       command,
-      options,
+      { ...options, cache: this.wallets },
     );
     if (!agentWalletExists(result.state)) throw notFound('agent wallet');
     return this.outcome(result.state, result.events as AgentWalletEvent[], result.position);
@@ -57,13 +76,10 @@ export class PayoutsCommands {
     command: PayoutCommand,
     options?: HandleCommandOptions,
   ): Promise<Outcome<Payout, PayoutEvent>> {
-    const result = await handleCommand(
-      this.store,
-      payoutStream(payoutId),
-      payoutDecider,
-      command,
-      options,
-    );
+    const result = await handleCommand(this.store, payoutStream(payoutId), payoutDecider, command, {
+      ...options,
+      cache: this.payouts,
+    });
     if (!payoutExists(result.state)) throw notFound('payout');
     return this.outcome(result.state, result.events as PayoutEvent[], result.position);
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { ProjectionRunner } from '@xaalis/database';
-import type { EventStore } from '@xaalis/event-store';
+import { foldStream, type EventStore } from '@xaalis/event-store';
 import { requireCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
 import {
@@ -29,6 +29,16 @@ export interface Page {
 }
 
 const WALLET_ID = /^aw_[0-9A-Za-z]{20,40}$/;
+const WALLET_FOLD = {
+  initialState: initialAgentWalletState,
+  evolve: evolveAgentWallet,
+  asEvent: agentWalletEventOf,
+};
+const PAYOUT_FOLD = {
+  initialState: initialPayoutState,
+  evolve: evolvePayout,
+  asEvent: payoutEventOf,
+};
 const PAYOUT_ID = /^po_[0-9A-Za-z]{20,40}$/;
 
 /**
@@ -46,18 +56,30 @@ export class PayoutsQueries {
     private readonly commands: PayoutsCommands,
   ) {}
 
-  async findWallet(walletId: string): Promise<AgentWallet | undefined> {
+  /**
+   * Read from what this process last folded of the wallet on (`PayoutsCommands.wallets`). With
+   * `cached`, what the cache holds is taken as it is, without asking the store: for a judgement
+   * that a command on the stream makes again (a payout's), never for what a client reads.
+   */
+  async findWallet(
+    walletId: string,
+    options: { cached?: boolean } = {},
+  ): Promise<AgentWallet | undefined> {
     if (!WALLET_ID.test(walletId)) return undefined;
-    const { state } = await this.store.aggregateStream(agentWalletStream(walletId), {
-      initialState: initialAgentWalletState,
-      evolve: evolveAgentWallet,
-      asEvent: agentWalletEventOf,
-    });
-    return agentWalletExists(state) ? state : undefined;
+    const stream = agentWalletStream(walletId);
+    const folded =
+      (options.cached ? this.commands.wallets.get(stream) : undefined) ??
+      (await foldStream(this.store, stream, WALLET_FOLD, this.commands.wallets));
+    return folded && agentWalletExists(folded.state) ? folded.state : undefined;
   }
 
-  async wallet(merchantId: string, mode: Mode, walletId: string): Promise<AgentWallet> {
-    const wallet = await this.findWallet(walletId);
+  async wallet(
+    merchantId: string,
+    mode: Mode,
+    walletId: string,
+    options: { cached?: boolean } = {},
+  ): Promise<AgentWallet> {
+    const wallet = await this.findWallet(walletId, options);
     if (!wallet || wallet.merchantId !== merchantId || wallet.mode !== mode) {
       throw notFound('agent wallet');
     }
@@ -66,12 +88,13 @@ export class PayoutsQueries {
 
   async findPayout(payoutId: string): Promise<Payout | undefined> {
     if (!PAYOUT_ID.test(payoutId)) return undefined;
-    const { state } = await this.store.aggregateStream(payoutStream(payoutId), {
-      initialState: initialPayoutState,
-      evolve: evolvePayout,
-      asEvent: payoutEventOf,
-    });
-    return payoutExists(state) ? state : undefined;
+    const folded = await foldStream(
+      this.store,
+      payoutStream(payoutId),
+      PAYOUT_FOLD,
+      this.commands.payouts,
+    );
+    return folded && payoutExists(folded.state) ? folded.state : undefined;
   }
 
   async payout(merchantId: string, mode: Mode, payoutId: string): Promise<Payout> {

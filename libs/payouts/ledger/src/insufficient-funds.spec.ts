@@ -14,7 +14,7 @@ describe('insufficientFunds', () => {
     expect(error?.toJSON()).toEqual({
       code: 'insufficient_funds',
       message: 'The available balance does not cover this amount.',
-      details: { ref: 'payout:po_1', amount: 900, fee: 100 },
+      details: { amount: 900, fee: 100, required: 1000 },
     });
   });
 

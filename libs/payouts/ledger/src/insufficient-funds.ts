@@ -1,7 +1,10 @@
 import { DomainError } from '@xaalis/kernel';
 import type { Hold } from '@xaalis/ledger-domain';
 
-/** The balance CHECK refusing the hold, as the client error it is; null for anything else. */
+/**
+ * The balance CHECK refusing the hold, as the client error it is (with what it needed, not the
+ * ledger's own names for it); null for anything else.
+ */
 export function insufficientFunds(
   error: unknown,
   hold: Pick<Required<Hold>, 'ref' | 'amount' | 'fee'>,
@@ -11,6 +14,6 @@ export function insufficientFunds(
   return new DomainError(
     'insufficient_funds',
     'The available balance does not cover this amount.',
-    { ref: hold.ref, amount: hold.amount, fee: hold.fee },
+    { amount: hold.amount, fee: hold.fee, required: hold.amount + hold.fee },
   );
 }

@@ -111,6 +111,43 @@ describeWithPostgres('Ledger: holds', () => {
     expect(await countRows(db.pool, 'ledger_transactions', refs)).toBe(23);
   });
 
+  it('holds of several merchants asked at once (batched together): each balance covers its own', async () => {
+    const merchants = [await funded(25_000), await funded(10_000), await funded(60_000)];
+    const asked = merchants.flatMap((merchantId) =>
+      Array.from({ length: 40 }, () => ({ merchantId, ref: payoutHold(newId('payout')) })),
+    );
+    const jobs = (ref: string) => [{ kind: 'test.hold', reference: ref, dueAt: new Date() }];
+
+    const { values, errors } = await allSettled(
+      asked.map(({ merchantId, ref }) =>
+        ledger.hold(
+          { ref, merchantId, mode: 'test', amount: 1_000, fee: 10 },
+          undefined,
+          jobs(ref),
+        ),
+      ),
+    );
+
+    // 1,010 a hold: 24, 9 and 40 holds fit.
+    expect(values).toHaveLength(24 + 9 + 40);
+    expect(errors).toHaveLength(120 - 73);
+    for (const error of errors) expect(error).toMatchObject({ code: 'insufficient_funds' });
+    for (const [merchantId, held] of [
+      [merchants[0]!, 24],
+      [merchants[1]!, 9],
+      [merchants[2]!, 40],
+    ] as const) {
+      const balances = await balancesOf(db.pool, merchantId, 'test');
+      expect(balances.merchant_pending).toBe(held * 1_010);
+      expect(balances.merchant_available).toBeGreaterThanOrEqual(0);
+    }
+    // A hold's jobs are written exactly when the hold is.
+    const { rows } = await db.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM jobs WHERE kind = 'test.hold'`,
+    );
+    expect(Number(rows[0]!.n)).toBe(73);
+  });
+
   it('holds a ref once, however often it is asked, even concurrently', async () => {
     const merchantId = await funded(10_000);
     const ref = refundHold(newId('refund'));

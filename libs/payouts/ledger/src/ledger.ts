@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { StatementBatcher } from '@xaalis/batching';
 import { PG_POOL } from '@xaalis/config';
+import { scheduleJobs, type JobChange } from '@xaalis/jobs';
 import { notFound } from '@xaalis/kernel';
 import type { Pool, PoolClient } from 'pg';
 import {
@@ -26,8 +28,29 @@ import {
   type SettlementAccount,
 } from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
-import { endHold, holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
+import {
+  endHold,
+  holdStatus,
+  lockHold,
+  merchantsOfHolds,
+  post,
+  postHolds,
+  recordHold,
+  type HoldStatus,
+} from './ledger.store';
 import { inTransaction } from './transaction';
+
+/** A hold to settle or release, and the posting that does it. */
+interface Ending {
+  ref: HoldRef;
+  end: Exclude<HoldStatus, { status: 'held' }>;
+  posting: (held: HeldFunds) => LedgerPosting;
+}
+
+interface HoldRequest {
+  hold: Required<Hold>;
+  jobs: JobChange[];
+}
 
 export interface Posted {
   txnId: string;
@@ -65,6 +88,13 @@ export interface HoldEnded<Outcome extends HoldOutcome = HoldOutcome> {
 export class Ledger {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
+  /** Holds made in their own transaction, batched (see `hold`). */
+  private readonly holds = new StatementBatcher<HoldRequest, Posted>({
+    maxBatch: 64,
+    alone: (request) => this.holdAlone(request),
+    together: (requests) => this.holdTogether(requests),
+  });
+
   /** provider_clearing −amount, merchant_available +(amount − fee), platform_fees +fee. */
   async creditPayment(input: CreditPayment, client?: PoolClient): Promise<Posted> {
     const posting = paymentPosting(validCreditPayment(input));
@@ -76,16 +106,43 @@ export class Ledger {
    * `insufficient_funds` and nothing changes. No balance is read first: the database refuses
    * the write that would take available below zero (a CHECK), and the row lock on the balance
    * makes concurrent holds take turns, so exactly as many succeed as the balance covers.
+   *
+   * `jobs` are written in the same transaction: what must exist exactly when the hold does (the
+   * job that gives an unclaimed payout hold back).
+   *
+   * Holds in their own transaction are batched (`StatementBatcher`): those asked for while one is
+   * on its way go next as one transaction, whose balance rows are locked once for all of them.
+   * A merchant's holds take turns on its balance rows, and a turn lasts round trips to a process
+   * that is busy answering others: one turn per batch instead of one per hold. A batch the
+   * balance cannot cover as a whole fails, and each of its holds is then tried alone.
    */
-  async hold(input: Hold, client?: PoolClient): Promise<Posted> {
+  async hold(input: Hold, client?: PoolClient, jobs: JobChange[] = []): Promise<Posted> {
     const hold = validHold(input);
+    if (client) return this.holdAlone({ hold, jobs }, client);
+    return this.holds.submit({ hold, jobs });
+  }
+
+  private holdAlone({ hold, jobs }: HoldRequest, client?: PoolClient): Promise<Posted> {
     return inTransaction(this.pool, client, async (tx) => {
+      if (jobs.length > 0) await scheduleJobs(tx, jobs);
       const posted = await this.postOnce(tx, holdPosting(hold)).catch((error: unknown) => {
         throw insufficientFunds(error, hold) ?? error;
       });
       if (posted.posted) await recordHold(tx, hold);
       return posted;
     });
+  }
+
+  private async holdTogether(requests: HoldRequest[]): Promise<Posted[]> {
+    await inTransaction(this.pool, undefined, async (tx) => {
+      const jobs = requests.flatMap((request) => request.jobs);
+      if (jobs.length > 0) await scheduleJobs(tx, jobs);
+      await postHolds(
+        tx,
+        requests.map(({ hold }) => ({ hold, posting: holdPosting(hold) })),
+      );
+    });
+    return requests.map(({ hold }) => ({ txnId: hold.ref, posted: true }));
   }
 
   /**
@@ -131,7 +188,7 @@ export class Ledger {
       switch (status.status) {
         case 'held':
           // Locked and held, so the release below cannot find it ended by anyone else.
-          return this.endHeld(tx, ref, { status: 'released' }, releasePosting);
+          return this.endHeld(tx, { ref, end: { status: 'released' }, posting: releasePosting });
         case 'settled': {
           const { txnId, posted } = await this.postOnce(tx, reversePosting(held, status.settledTo));
           return { ref, outcome: 'reversed', settledTo: status.settledTo, txnId, posted };
@@ -146,6 +203,16 @@ export class Ledger {
     });
   }
 
+  /** Where a hold stands (one read, no transaction); null for a hold never made. */
+  async holdStatus(ref: HoldRef): Promise<HoldStatus | null> {
+    const client = await this.pool.connect();
+    try {
+      return await holdStatus(client, ref);
+    } finally {
+      client.release();
+    }
+  }
+
   private async postOnce(tx: PoolClient, posting: LedgerPosting): Promise<Posted> {
     return { txnId: posting.txnId, posted: await post(tx, posting) };
   }
@@ -156,14 +223,38 @@ export class Ledger {
     client: PoolClient | undefined,
     posting: (held: HeldFunds) => LedgerPosting,
   ): Promise<HoldEnded<'settled' | 'released'>> {
-    return inTransaction(this.pool, client, (tx) => this.endHeld(tx, ref, end, posting));
+    const ending = { ref, end, posting };
+    if (client) return this.endHeld(client, ending);
+    return this.endings.submit(ending);
   }
+
+  /**
+   * Settlements and releases in their own transaction, batched as holds are (see `hold`): those
+   * asked for while one is on its way end together, in one transaction, so that a burst of them
+   * takes a merchant's balance rows once and one connection, not one of each per hold. In the
+   * order of their merchants, the order a batch of holds locks in.
+   */
+  private readonly endings = new StatementBatcher<Ending, HoldEnded<'settled' | 'released'>>({
+    maxBatch: 64,
+    alone: (ending) => inTransaction(this.pool, undefined, (tx) => this.endHeld(tx, ending)),
+    together: (endings) =>
+      inTransaction(this.pool, undefined, async (tx) => {
+        const merchants = await merchantsOfHolds(
+          tx,
+          endings.map((ending) => ending.ref),
+        );
+        const order = endings
+          .map((ending, index) => ({ ending, index, merchant: merchants.get(ending.ref) ?? '' }))
+          .sort((a, b) => (a.merchant < b.merchant ? -1 : a.merchant > b.merchant ? 1 : 0));
+        const results: Array<HoldEnded<'settled' | 'released'>> = [];
+        for (const { ending, index } of order) results[index] = await this.endHeld(tx, ending);
+        return results;
+      }),
+  });
 
   private async endHeld(
     tx: PoolClient,
-    ref: HoldRef,
-    end: Exclude<HoldStatus, { status: 'held' }>,
-    posting: (held: HeldFunds) => LedgerPosting,
+    { ref, end, posting }: Ending,
   ): Promise<HoldEnded<'settled' | 'released'>> {
     // Twice at most: a hold committed between the update and the read shows up as `held`.
     for (let attempt = 0; attempt < 2; attempt++) {

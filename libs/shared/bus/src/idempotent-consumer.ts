@@ -36,6 +36,45 @@ export async function processOnce(
 }
 
 /**
+ * `processOnce` for several messages in one transaction: one BEGIN, one statement marking them
+ * all, the work of those marked now, one COMMIT. Per message, in the order given, whether it was
+ * processed here (false: already processed, or named earlier in the same call). Marks are taken
+ * in id order, so two such transactions sharing messages wait on each other instead of
+ * deadlocking. A failure rolls back every mark and every write: none of them was processed.
+ */
+export async function processEachOnce(
+  pool: Pool,
+  consumer: string,
+  messageIds: string[],
+  work: (tx: PoolClient, fresh: number[]) => Promise<void>,
+): Promise<boolean[]> {
+  const tx = await pool.connect();
+  try {
+    await tx.query('BEGIN');
+    const { rows } = await tx.query<{ message_id: string }>(
+      `INSERT INTO bus_processed_messages (consumer, message_id)
+       SELECT $1, id FROM unnest($2::text[]) AS id ORDER BY id
+       ON CONFLICT (consumer, message_id) DO NOTHING
+       RETURNING message_id`,
+      [consumer, messageIds],
+    );
+    const marked = new Set(rows.map((row) => row.message_id));
+    // A message named twice is processed at its first place only.
+    const fresh = messageIds.flatMap((id, index) => (marked.delete(id) ? [index] : []));
+    if (fresh.length > 0) await work(tx, fresh);
+    await tx.query('COMMIT');
+    const processed = messageIds.map(() => false);
+    for (const index of fresh) processed[index] = true;
+    return processed;
+  } catch (error) {
+    await tx.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    tx.release();
+  }
+}
+
+/**
  * `processOnce` for unit tests: same answers, no database. A message counts as processed once
  * its work succeeded; a duplicate arriving meanwhile waits for the first to finish.
  */

@@ -5,7 +5,7 @@ import { PostgresEventStore, type RecordedEvent } from '@xaalis/event-store';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
 import { PostgresCheckpointStore } from './checkpoint-store';
 import { EventForwarder } from './forwarder';
-import { processOnce } from './idempotent-consumer';
+import { processEachOnce, processOnce } from './idempotent-consumer';
 import { integrationEventId } from './integration-event-id';
 
 // The jest config's per-project testTimeout does not reach the tests (jest 30 reads the global
@@ -87,6 +87,81 @@ describeWithPostgres('bus on Postgres', () => {
 
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await effects()).toHaveLength(1);
+    });
+  });
+
+  describe('processEachOnce', () => {
+    const recordEach = (ids: string[], note: string) => async (tx: PoolClient, fresh: number[]) => {
+      for (const index of fresh) {
+        await tx.query('INSERT INTO effects (message_id, note) VALUES ($1, $2)', [
+          ids[index],
+          `${note} ${ids[index]}`,
+        ]);
+      }
+    };
+
+    it('runs the work once per message, a repeat or a second mention in the list skipped', async () => {
+      await processOnce(pool, 'ledger', 'evt_b', async () => undefined);
+      const ids = ['evt_c', 'evt_a', 'evt_b', 'evt_a'];
+
+      expect(await processEachOnce(pool, 'ledger', ids, recordEach(ids, 'first'))).toEqual([
+        true,
+        true,
+        false,
+        false,
+      ]);
+      expect(await processEachOnce(pool, 'ledger', ids, recordEach(ids, 'again'))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+      expect(await processOnce(pool, 'ledger', 'evt_c', async () => undefined)).toBe(false);
+      expect(await effects()).toEqual([
+        { message_id: 'evt_a', note: 'first evt_a' },
+        { message_id: 'evt_c', note: 'first evt_c' },
+      ]);
+    });
+
+    it('rolls back every mark and every write when the work fails', async () => {
+      const ids = ['evt_4', 'evt_5'];
+      const failing = async (tx: PoolClient, fresh: number[]) => {
+        await recordEach(ids, 'half done')(tx, fresh);
+        throw new Error('crash');
+      };
+
+      await expect(processEachOnce(pool, 'ledger', ids, failing)).rejects.toThrow('crash');
+      expect(await effects()).toEqual([]);
+
+      expect(await processEachOnce(pool, 'ledger', ids, recordEach(ids, 'redelivered'))).toEqual([
+        true,
+        true,
+      ]);
+      expect(await effects()).toHaveLength(2);
+    });
+
+    it('processes each message of overlapping concurrent calls once', async () => {
+      const lists = [
+        ['evt_6', 'evt_7', 'evt_8'],
+        ['evt_8', 'evt_7'],
+        ['evt_9', 'evt_6'],
+      ];
+      const slow = (ids: string[]) => async (tx: PoolClient, fresh: number[]) => {
+        await tx.query('SELECT pg_sleep(0.1)');
+        await recordEach(ids, 'once')(tx, fresh);
+      };
+
+      const results = await Promise.all([
+        ...lists.map((ids) => processEachOnce(pool, 'ledger', ids, slow(ids))),
+        processOnce(pool, 'ledger', 'evt_7', async () => undefined),
+      ]);
+
+      const processed = results.flat().filter(Boolean).length;
+      const rows = await effects();
+      expect(rows.map((row) => row.message_id).sort()).toEqual(
+        [...new Set(rows.map((row) => row.message_id))].sort(),
+      );
+      expect(processed).toBe(4);
     });
   });
 

@@ -1,5 +1,6 @@
 import { DomainError, assertNever, invalidState, type Decider } from '@xaalis/kernel';
 import { ConcurrencyError, type EventStore } from './event-store';
+import { FoldCache } from './fold-cache';
 import { handleCommand } from './handle-command';
 import { InMemoryEventStore } from './in-memory-event-store';
 
@@ -315,4 +316,61 @@ const delegateTo = (store: EventStore): EventStore => ({
   readAllPage: (...args) => store.readAllPage(...args),
   waitForAppend: (...args) => store.waitForAppend(...args),
   close: () => store.close(),
+});
+
+describe('handleCommand with a fold cache (a long stream, decided without reading it all)', () => {
+  let store: InMemoryEventStore;
+  let cache: FoldCache<WalletState>;
+  const reads = () => (store.readStream as jest.Mock).mock.calls.map(([, options]) => options);
+
+  beforeEach(async () => {
+    store = new InMemoryEventStore();
+    cache = new FoldCache();
+    await handleCommand(store, 'wallet-1', wallet, open, { cache });
+    jest.spyOn(store, 'readStream');
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('decides on the cached state and appends with its revision, reading nothing', async () => {
+    for (let n = 1; n <= 5; n++)
+      await handleCommand(store, 'wallet-1', wallet, credit(n), { cache });
+
+    expect(reads()).toEqual([]);
+    expect(cache.get('wallet-1')).toMatchObject({ state: { balance: 15 }, revision: 5n });
+    const { events } = await store.readStream('wallet-1');
+    expect(events.map((event) => event.type)).toHaveLength(6);
+  });
+
+  it("after another process's append: the conflict reads only what came after, then appends", async () => {
+    await handleCommand(store, 'wallet-1', wallet, credit(7)); // no cache: "another process"
+
+    const result = await handleCommand(store, 'wallet-1', wallet, credit(1), { cache });
+
+    expect(result.state).toEqual({ status: 'open', balance: 8 });
+    expect(result.nextExpectedRevision).toBe(2n);
+    expect(reads()).toEqual([undefined, { fromRevision: 1n }]);
+  });
+
+  it('a refusal or a no-op on the cached state is checked against the stream as it is', async () => {
+    await handleCommand(store, 'wallet-1', wallet, credit(7)); // another process
+
+    await expect(handleCommand(store, 'wallet-1', wallet, open, { cache })).rejects.toMatchObject({
+      code: 'invalid_state',
+    });
+    const touched = await handleCommand(
+      store,
+      'wallet-1',
+      wallet,
+      { type: 'Touch', data: {} },
+      {
+        cache,
+      },
+    );
+
+    expect(touched.state).toEqual({ status: 'open', balance: 7 });
+    expect(touched.nextExpectedRevision).toBe(1n);
+    // The other process read it all; each read here starts after what the cache held.
+    expect(reads()).toEqual([undefined, { fromRevision: 1n }, { fromRevision: 2n }]);
+  });
 });

@@ -6,6 +6,7 @@ import {
   type NewEvent,
   type ReadStreamResult,
 } from './event-store';
+import type { FoldCache } from './fold-cache';
 import { StreamTurns } from './stream-turns';
 
 /** A decider's events are plain `{ type, data }` objects, stored as they are. */
@@ -25,6 +26,17 @@ export interface HandleCommandOptions {
    * decided again on what it holds, as any command's would be, without counting as a retry.
    */
   newStream?: boolean;
+}
+
+export interface CachedCommandOptions<State> extends HandleCommandOptions {
+  /**
+   * What this process knows of a long stream (an agent wallet takes every payout it accepts), so
+   * that a command neither reads nor folds it all again. The command is decided on the cached
+   * state and appended with the cached revision: one round trip. Only when that append conflicts
+   * (another process wrote), or the decision on the cached state is to refuse or to do nothing
+   * (which must hold on the stream as it is), is the stream read, from the cached revision on.
+   */
+  cache?: FoldCache<State>;
 }
 
 /**
@@ -76,7 +88,7 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
   streamName: string,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: HandleCommandOptions = {},
+  options: CachedCommandOptions<NoInfer<State>> = {},
 ): Promise<HandleCommandResult<State>> {
   let turns = turnsByStore.get(store);
   if (turns === undefined) {
@@ -91,28 +103,37 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
   streamName: string,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: HandleCommandOptions,
+  options: CachedCommandOptions<State>,
 ): Promise<HandleCommandResult<State>> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  let assumeNew = options.newStream === true;
+  const cache = options.cache;
+  let trustCache = cache?.get(streamName) !== undefined;
+  let assumeNew = options.newStream === true && !trustCache;
   let attempt = 0;
   for (;;) {
-    const { events: recorded, currentRevision } = assumeNew
-      ? NO_STREAM
-      : await store.readStream(streamName);
-    // The stream holds only this decider's events: it is the only writer of its streams.
-    const history = recorded.map((event) => ({ type: event.type, data: event.data }) as Event);
-    const state = fold(decider.evolve, decider.initialState(), history);
-    const decided = decider.decide(command, state);
+    const { state, currentRevision, position } = trustCache
+      ? fromCache(cache!, streamName)
+      : await readFolded(store, streamName, decider, assumeNew, cache);
+    let decided: Event[];
+    try {
+      decided = decider.decide(command, state);
+    } catch (error) {
+      if (!trustCache) throw error;
+      trustCache = false;
+      continue;
+    }
 
     if (decided.length === 0) {
-      const last = recorded[recorded.length - 1];
-      if (currentRevision === undefined || last === undefined) {
+      if (trustCache) {
+        trustCache = false;
+        continue;
+      }
+      if (currentRevision === undefined || position === undefined) {
         throw new Error(
           `${streamName}: the command changed nothing on a stream that does not exist`,
         );
       }
-      return { events: [], state, nextExpectedRevision: currentRevision, position: last.position };
+      return { events: [], state, nextExpectedRevision: currentRevision, position };
     }
 
     const events: NewEvent[] = decided.map((event) => ({
@@ -124,14 +145,25 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
       const appended = await store.appendToStream(streamName, events, {
         expectedRevision: currentRevision ?? 'no_stream',
       });
+      const after = fold(decider.evolve, state, decided);
+      cache?.set(streamName, {
+        state: after,
+        revision: appended.nextExpectedRevision,
+        position: appended.position,
+      });
       return {
         events,
-        state: fold(decider.evolve, state, decided),
+        state: after,
         nextExpectedRevision: appended.nextExpectedRevision,
         position: appended.position,
       };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
+      if (trustCache) {
+        // Another process wrote since: read what it wrote, not a conflict with a live writer.
+        trustCache = false;
+        continue;
+      }
       if (assumeNew) {
         // The stream exists: a repeat of the command, not a race with another writer.
         assumeNew = false;
@@ -142,6 +174,52 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
       attempt++;
     }
   }
+}
+
+interface Folded<State> {
+  state: State;
+  /** undefined when the stream does not exist. */
+  currentRevision: bigint | undefined;
+  /** The position of the stream's last event. */
+  position: string | undefined;
+}
+
+function fromCache<State>(cache: FoldCache<State>, streamName: string): Folded<State> {
+  const { state, revision, position } = cache.get(streamName)!;
+  return { state, currentRevision: revision, position };
+}
+
+/**
+ * The stream as it is: read whole, or from what `cache` holds of it. A stream the caller knows to
+ * be new is not read.
+ */
+async function readFolded<State, Command, Event extends DeciderEvent>(
+  store: EventStore,
+  streamName: string,
+  decider: Decider<State, Command, Event>,
+  assumeNew: boolean,
+  cache: FoldCache<State> | undefined,
+): Promise<Folded<State>> {
+  const cached = assumeNew ? undefined : cache?.get(streamName);
+  const { events: recorded, currentRevision } = assumeNew
+    ? NO_STREAM
+    : await store.readStream(
+        streamName,
+        cached ? { fromRevision: cached.revision + 1n } : undefined,
+      );
+  const meanwhile = cache?.get(streamName);
+  if (meanwhile !== undefined && currentRevision !== undefined) {
+    // Folded as far by someone else meanwhile (see `foldStream`): evolve each state once.
+    if (meanwhile.revision >= currentRevision) return fromCache(cache!, streamName);
+  }
+  // The stream holds only this decider's events: it is the only writer of its streams.
+  const history = recorded.map((event) => ({ type: event.type, data: event.data }) as Event);
+  const state = fold(decider.evolve, cached?.state ?? decider.initialState(), history);
+  const position = recorded[recorded.length - 1]?.position ?? cached?.position;
+  if (cache && currentRevision !== undefined && position !== undefined) {
+    cache.set(streamName, { state, revision: currentRevision, position });
+  }
+  return { state, currentRevision, position };
 }
 
 function stillConflicting(streamName: string): DomainError {

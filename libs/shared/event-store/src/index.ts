@@ -14,6 +14,7 @@ export {
 export {
   handleCommand,
   type DeciderEvent,
+  type CachedCommandOptions,
   type HandleCommandOptions,
   type HandleCommandResult,
 } from './handle-command';
@@ -26,3 +27,5 @@ export {
 export { DEFAULT_READ_SPACING_MS, ReadPacer, sleep } from './read-pacer';
 export { EVENT_STORE_MIGRATION } from './migration';
 export { matchesPrefixes } from './prepare-events';
+export * from './fold-cache';
+export { StreamTurns } from './stream-turns';

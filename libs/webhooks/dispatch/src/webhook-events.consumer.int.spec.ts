@@ -162,4 +162,30 @@ describeWithPostgres('WebhookEventsConsumer and the default endpoint set by requ
     );
     expect(all[0]!.n).toBe(MERCHANTS + 2);
   });
+
+  it('records events received at once together, in fewer transactions, each once', async () => {
+    const merchantIds = Array.from({ length: 8 }, () => newId('merchant'));
+    for (const merchantId of merchantIds) {
+      const url = `https://hooks.example/${merchantId}`;
+      await endpoints.setDefault({ merchantId, mode: 'test', url, at: NOW });
+    }
+    const events = merchantIds.flatMap((merchantId) => [
+      paymentSucceeded(merchantId),
+      paymentSucceeded(merchantId),
+    ]);
+    const [deliveringBefore, wakesBefore] = [await counted('delivering'), worker.wakes];
+    const connect = jest.spyOn(pool, 'connect');
+
+    // Every event twice, as a bus delivering again while the first is being recorded.
+    await Promise.all([...events, ...events].map((event) => consumer.receive(event)));
+
+    const transactions = connect.mock.calls.length;
+    connect.mockRestore();
+    expect(transactions).toBeLessThan(events.length);
+    const rows = await recorded(merchantIds);
+    expect(rows).toHaveLength(events.length);
+    expect(rows.every((row) => row.matched === 1 && row.deliveries === 1)).toBe(true);
+    expect(await counted('delivering')).toBe(deliveringBefore + events.length);
+    expect(worker.wakes).toBe(wakesBefore + events.length);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { IntegrationEvent } from '@xaalis/contracts';
-import { newId } from '@xaalis/kernel';
+import { modeOf, newId } from '@xaalis/kernel';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
 import {
   deliveriesOfEvent,
@@ -10,6 +10,7 @@ import {
   recordInTransaction,
 } from './testing/webhook-fixtures';
 import { WebhookEndpoints } from './webhook-endpoints';
+import { recordEvents } from './webhook-intake';
 import { WebhookQueries } from './webhook-queries';
 
 describeWithPostgres('recordEvent', () => {
@@ -114,6 +115,47 @@ describeWithPostgres('recordEvent', () => {
 
     expect(await record(event)).toBe(2);
     expect(await deliveriesOf(event.id)).toEqual(first);
+  });
+
+  it('records several events in one statement, each with its own endpoints', async () => {
+    const [none, two, many] = [merchant(), merchant(), merchant()];
+    const wanted = [await endpoint(two, ['*']), await endpoint(two, ['payment.succeeded'])];
+    await endpoint(two, ['*'], 'live');
+    const fanned = [];
+    for (let i = 0; i < 20; i += 1) fanned.push(await endpoint(many, ['*']));
+    const events = [
+      newPaymentEvent(none),
+      newPaymentEvent(two),
+      newPaymentEvent(many),
+      newPaymentEvent(two, true),
+    ];
+
+    const tx = await pool.connect();
+    let matched: number[];
+    try {
+      await tx.query('BEGIN');
+      matched = await recordEvents(tx, events, NOW);
+      await tx.query('COMMIT');
+    } finally {
+      tx.release();
+    }
+
+    expect(matched).toEqual([0, 2, 20, 1]);
+    expect(await deliveriesOf(events[0]!.id)).toEqual([]);
+    expect((await deliveriesOf(events[1]!.id)).map((d) => d.endpoint_id)).toEqual(
+      wanted.map((e) => e.id).sort(),
+    );
+    expect((await deliveriesOf(events[2]!.id)).map((d) => d.endpoint_id)).toEqual(
+      fanned.map((e) => e.id).sort(),
+    );
+    expect(await deliveriesOf(events[3]!.id)).toHaveLength(1);
+    for (const [index, event] of events.entries()) {
+      expect(await endpointsMatched(event.id)).toBe(matched[index]);
+      expect(
+        JSON.parse((await queries.event(event.merchant_id, modeOf(event.livemode), event.id))!.body)
+          .id,
+      ).toBe(event.id);
+    }
   });
 
   it('stores an event no endpoint wants, with no delivery, marked as matching none', async () => {

@@ -5,81 +5,113 @@ import { ALL_EVENT_TYPES } from './endpoint-matching';
 import { payloadBody, toWebhookPayload } from './event-payload';
 
 /**
- * Taking in events: what `WebhookEventsConsumer` writes inside its `processOnce` transaction, so
- * the processed-message mark and these rows commit together. Plain functions of the transaction:
- * they hold no state, and the caller owns the transaction.
+ * Taking in events: what `WebhookEventsConsumer` writes inside its `processOnce` (one event) or
+ * `processEachOnce` (several) transaction, so the processed-message mark and these rows commit
+ * together. Plain functions of the transaction: they hold no state, and the caller owns the
+ * transaction.
  */
 
-/** Delivery ids offered to one `recordEvent` statement: more endpoints than most merchants have. */
+/** Delivery ids offered to each event of a statement: more endpoints than most merchants have. */
 const DELIVERY_IDS_PER_STATEMENT = 16;
 
 /**
  * The event as delivered and one pending delivery per active endpoint of its merchant and mode
- * that wants its type (`endpointWants`, here in SQL: the type or `*`). One statement for up to
- * DELIVERY_IDS_PER_STATEMENT endpoints: the forwarder publishes events one at a time, so every
- * round trip here delays every later event. A merchant with more endpoints takes more rounds, each
- * after the last endpoint id of the one before, so an endpoint changed between rounds cannot make
- * another be skipped.
- *
- * The event row keeps how many endpoints wanted it (`endpoints_matched`, a delivery each): an
- * event recorded with no endpoint shows as such rather than as a silent absence of deliveries.
- * Returns that number.
+ * that wants its type (`endpointWants`, here in SQL: the type or `*`). Returns how many endpoints
+ * wanted it. `recordEvents` for one event.
  */
 export async function recordEvent(
   tx: PoolClient,
   event: IntegrationEvent,
   now: Date,
 ): Promise<number> {
-  const mode = modeOf(event.livemode);
-  const body = payloadBody(toWebhookPayload(event));
-  let matched = 0;
-  let after = '';
-  for (let round = 0; ; round += 1) {
-    const ids = Array.from({ length: DELIVERY_IDS_PER_STATEMENT }, () =>
+  const [matched] = await recordEvents(tx, [event], now);
+  return matched!;
+}
+
+/**
+ * `recordEvent` for several events in one statement: the consumer records what arrived while
+ * its last transaction was on its way, and on this machine a statement costs mostly its round
+ * trip. Each event gets up to DELIVERY_IDS_PER_STATEMENT endpoints per statement; the events of
+ * a merchant with more take more rounds, each after the last endpoint id of the one before, so
+ * an endpoint changed between rounds cannot make another be skipped.
+ *
+ * The event row keeps how many endpoints wanted it (`endpoints_matched`, a delivery each): an
+ * event recorded with no endpoint shows as such rather than as a silent absence of deliveries.
+ * Returns that number per event, in the events' order.
+ */
+export async function recordEvents(
+  tx: PoolClient,
+  events: IntegrationEvent[],
+  now: Date,
+): Promise<number[]> {
+  const matched = events.map(() => 0);
+  let rounds = events.map((event, index) => ({ index, event, after: '', first: true }));
+  while (rounds.length > 0) {
+    const ids = Array.from({ length: rounds.length * DELIVERY_IDS_PER_STATEMENT }, () =>
       newId('webhookDelivery', now.getTime()),
     );
     const { rows } = await tx.query<{ matched: number; last: string | null }>(
-      `WITH endpoint AS (
-         SELECT id, row_number() OVER (ORDER BY id) AS n FROM (
-           SELECT id FROM webhook_endpoints
-            WHERE merchant_id = $2 AND mode = $3 AND active
-              AND event_types && ARRAY[$4, $8]::text[] AND id > $10
-            ORDER BY id LIMIT cardinality($9::text[])
-         ) page
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+                              $6::timestamptz[], $7::text[], $8::boolean[])
+           WITH ORDINALITY AS i(id, merchant_id, mode, type, body, created_at, after, first, n)
+       ), endpoint AS (
+         SELECT input.n, page.id, row_number() OVER (PARTITION BY input.n ORDER BY page.id) AS k
+           FROM input CROSS JOIN LATERAL (
+             SELECT id FROM webhook_endpoints
+              WHERE merchant_id = input.merchant_id AND mode = input.mode AND active
+                AND event_types && ARRAY[input.type, $9]::text[] AND id > input.after
+              ORDER BY id LIMIT $10
+           ) page
        ), event AS (
          INSERT INTO webhook_events (id, merchant_id, mode, type, body, created_at, endpoints_matched)
-         SELECT $1, $2, $3, $4, $5, $6, (SELECT count(*) FROM endpoint) WHERE $11
+         SELECT input.id, input.merchant_id, input.mode, input.type, input.body, input.created_at,
+                (SELECT count(*) FROM endpoint WHERE endpoint.n = input.n)
+           FROM input WHERE input.first
          ON CONFLICT (id) DO NOTHING
        ), delivery AS (
          INSERT INTO webhook_deliveries
            (id, merchant_id, mode, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-         SELECT ($9::text[])[n], $2, $3, endpoint.id, $1, 'pending', $7, $7, $7 FROM endpoint
+         SELECT ($11::text[])[(input.n - 1) * $10 + endpoint.k], input.merchant_id, input.mode,
+                endpoint.id, input.id, 'pending', $12, $12, $12
+           FROM endpoint JOIN input ON input.n = endpoint.n
          ON CONFLICT (endpoint_id, event_id) DO NOTHING
        )
-       SELECT count(*)::int AS matched, max(id) AS last FROM endpoint`,
+       SELECT count(endpoint.id)::int AS matched, max(endpoint.id) AS last
+         FROM input LEFT JOIN endpoint ON endpoint.n = input.n
+        GROUP BY input.n ORDER BY input.n`,
       [
-        event.id,
-        event.merchant_id,
-        mode,
-        event.type,
-        body,
-        event.created_at,
-        now,
+        rounds.map(({ event }) => event.id),
+        rounds.map(({ event }) => event.merchant_id),
+        rounds.map(({ event }) => modeOf(event.livemode)),
+        rounds.map(({ event }) => event.type),
+        rounds.map(({ event, first }) => (first ? payloadBody(toWebhookPayload(event)) : '')),
+        rounds.map(({ event }) => event.created_at),
+        rounds.map(({ after }) => after),
+        rounds.map(({ first }) => first),
         ALL_EVENT_TYPES,
+        DELIVERY_IDS_PER_STATEMENT,
         ids,
-        after,
-        round === 0,
+        now,
       ],
     );
-    matched += rows[0].matched;
-    if (rows[0].matched < DELIVERY_IDS_PER_STATEMENT) break;
-    after = rows[0].last!;
+    rounds = rounds.flatMap((round, n) => {
+      matched[round.index] += rows[n]!.matched;
+      if (rows[n]!.matched < DELIVERY_IDS_PER_STATEMENT) return [];
+      return [{ ...round, after: rows[n]!.last!, first: false }];
+    });
   }
-  if (matched >= DELIVERY_IDS_PER_STATEMENT) {
-    await tx.query('UPDATE webhook_events SET endpoints_matched = $2 WHERE id = $1', [
-      event.id,
-      matched,
-    ]);
+  const many = events.flatMap((event, index) =>
+    matched[index]! >= DELIVERY_IDS_PER_STATEMENT
+      ? [{ id: event.id, matched: matched[index]! }]
+      : [],
+  );
+  if (many.length > 0) {
+    await tx.query(
+      `UPDATE webhook_events e SET endpoints_matched = m.matched
+         FROM unnest($1::text[], $2::int[]) AS m(id, matched) WHERE e.id = m.id`,
+      [many.map(({ id }) => id), many.map(({ matched }) => matched)],
+    );
   }
   return matched;
 }

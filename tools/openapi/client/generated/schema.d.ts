@@ -4908,7 +4908,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payout (spec 2.5), `pending`; the same `action_id` again answers the original. 402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, `max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). */
+            /** @description The payout (spec 2.5), `pending`; the same `action_id` again answers the original. 402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, `max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). 409 `invalid_state`: a retry of a request interrupted before its acceptance, whose funds were given back; send it again with a new idempotency key and the same `action_id`. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4953,13 +4953,13 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description Error: idempotency_conflict */
+            /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["InvalidStateError"];
                 };
             };
             /** @description Error: payload_too_large */

@@ -9,7 +9,7 @@ import {
   type JobHandler,
   type JobResult,
 } from '@xaalis/jobs';
-import { assertNever, PAYOUT_FAILURE_REASONS, type Clock } from '@xaalis/kernel';
+import { assertNever, DomainError, PAYOUT_FAILURE_REASONS, type Clock } from '@xaalis/kernel';
 import type {
   LivePayoutProvider,
   PayoutProviderName,
@@ -19,8 +19,10 @@ import type { Payout } from '@xaalis/payouts-domain';
 import { PayoutOutcomes } from '../payout-outcomes';
 import { PAYOUT_JOB_KINDS } from '../payout-jobs.kinds';
 import { PayoutsCommands } from '../payouts.commands';
-import { PayoutsQueries } from '../payouts.queries';
 import { LIVE_PAYOUT_PROVIDERS } from '../payouts.tokens';
+
+/** What `StartPayout` answers for a payout that ended, or a job whose payout never existed. */
+const ENDED = new Set(['invalid_state', 'not_found']);
 
 /** CONTRACT 6: the test recipient whose payouts the sandbox refuses. */
 export const SANDBOX_REFUSED_PHONE = '+221700000002';
@@ -44,18 +46,13 @@ export class SendPayoutJob implements JobHandler {
     @Inject(CONFIG) private readonly config: XaalisConfig,
     @Inject(LIVE_PAYOUT_PROVIDERS)
     private readonly providers: Record<PayoutProviderName, LivePayoutProvider>,
-    private readonly queries: PayoutsQueries,
     private readonly commands: PayoutsCommands,
     private readonly outcomes: PayoutOutcomes,
   ) {}
 
   async run(job: Job): Promise<JobResult> {
-    const found = await this.queries.findPayout(job.reference);
-    if (!found || (found.status !== 'pending' && found.status !== 'processing')) return jobDone;
-    const started = await this.commands.payout(found.payoutId, {
-      type: 'StartPayout',
-      data: { now: this.clock.now() },
-    });
+    const started = await this.start(job.reference);
+    if (started === undefined) return jobDone;
     const payout = started.state;
     if (payout.mode === 'test') return this.sandbox(payout);
 
@@ -71,6 +68,19 @@ export class SendPayoutJob implements JobHandler {
     if (answer.status === 'not_found') answer = await provider.send(this.transfer(payout));
     failpoint('payouts.send.after_provider_call');
     return this.record(payout, answer);
+  }
+
+  /** `processing` from here on; undefined for a payout that ended already (or never was). */
+  private async start(payoutId: string) {
+    try {
+      return await this.commands.payout(payoutId, {
+        type: 'StartPayout',
+        data: { now: this.clock.now() },
+      });
+    } catch (error) {
+      if (error instanceof DomainError && ENDED.has(error.code)) return undefined;
+      throw error;
+    }
   }
 
   private async sandbox(payout: Payout): Promise<JobResult> {

@@ -16,7 +16,8 @@ export class SettlePayoutJob implements JobHandler {
 
   async run(job: Job): Promise<JobResult> {
     const payout = await this.queries.findPayout(job.reference);
-    if (payout) await this.outcomes.settle(payout);
+    // Whoever ended the payout moved its money at once, as a rule: this is for a crash between.
+    if (payout && !(await this.outcomes.settled(payout))) await this.outcomes.settle(payout);
     return jobDone;
   }
 }
