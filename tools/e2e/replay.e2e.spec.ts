@@ -93,7 +93,7 @@ describeWithPostgres('replay', () => {
     expect(answers.every((status) => status === 200)).toBe(true);
     const summary = replay.lines.find((line) => line.startsWith('Replayed '));
     expect(summary).toMatch(
-      /^Replayed (\d+) events into 2 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
+      /^Replayed (\d+) events into 3 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
     );
     expect(Number(summary!.match(/^Replayed (\d+)/)![1])).toBeGreaterThan(before.keys.length);
 
@@ -114,7 +114,7 @@ describeWithPostgres('replay', () => {
     const exit = await replay.exited;
     expect(exit.code).toBe(1);
     expect(replay.lines.join('\n')).toContain(
-      'Unknown projection nope (projections: identity-merchants, payments)',
+      'Unknown projection nope (projections: identity-merchants, payments, payouts)',
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   succeededPayment,
   testHelper,
 } from './support/payments';
+import { issueAgentKey, newAgentPayout, newWallet, REFUSED_RECIPIENT } from './support/payouts';
 import { startHttpsWebhookService, type HttpsWebhookService } from './support/webhook-receiver';
 
 interface Event {
@@ -60,13 +61,22 @@ describe('webhook event payloads in the OpenAPI document', () => {
     );
     const refund = await createRefund(service.http, key, { payment: refunded.id, amount: 1_000 });
     expect(refund.status).toBe(201);
-    // The refund reaches the customer once the sandbox's settlement time passes on the clock.
+    // An agent's payouts: one the sandbox sends, one it refuses.
+    const wallet = await newWallet(service.http, key);
+    const agentKey = (await issueAgentKey(service.http, key, wallet.id)).secret_key as string;
+    await newAgentPayout(service.http, agentKey, { amount: 500, action_id: 'sent' });
+    await newAgentPayout(service.http, agentKey, {
+      amount: 500,
+      phone: REFUSED_RECIPIENT,
+      action_id: 'refused',
+    });
+    // The refund and the payouts end once the sandbox's settlement time passes on the clock.
     await eventually(
       async () => {
         service.clock.advance(1_000);
         return hooks.requests.length;
       },
-      (count) => count === 4,
+      (count) => count === 6,
     );
     for (const received of hooks.requests) {
       delivered.push(
@@ -81,9 +91,10 @@ describe('webhook event payloads in the OpenAPI document', () => {
   });
   afterAll(() => webhooks?.close());
 
-  it('names one schema per event type: its `type` the only value, `data.object` the payment', () => {
+  it('names one schema per event type: its `type` the only value, `data.object` the payment or payout', () => {
     const { schemas } = document.components;
     for (const type of Object.keys(DOCUMENTED_WEBHOOK_EVENTS)) {
+      const data = type.startsWith('payout.') ? 'PayoutEventData' : 'PaymentEventData';
       expect({ type, properties: schemas[webhookEventSchemaName(type)]?.properties }).toEqual({
         type,
         properties: {
@@ -91,12 +102,15 @@ describe('webhook event payloads in the OpenAPI document', () => {
           type: { type: 'string', enum: [type] },
           livemode: expect.objectContaining({ type: 'boolean' }),
           created_at: { type: 'string', format: 'date-time' },
-          data: { $ref: '#/components/schemas/PaymentEventData' },
+          data: { $ref: `#/components/schemas/${data}` },
         },
       });
     }
     expect(schemas.PaymentEventData!.properties).toEqual({
       object: { $ref: '#/components/schemas/PaymentReply' },
+    });
+    expect(schemas.PayoutEventData!.properties).toEqual({
+      object: { $ref: '#/components/schemas/PayoutReply' },
     });
   });
 

@@ -16,7 +16,14 @@ export const PAYOUT_JOB_KINDS = {
   settle: 'payout.settle',
 } as const;
 
-export const ALL_PAYOUT_JOB_KINDS: string[] = Object.values(PAYOUT_JOB_KINDS);
+/**
+ * The kinds the payouts projection writes, which a rebuild deletes and writes again. Not
+ * `claimHold`: it is written with its hold, in the ledger's transaction, and no event rebuilds it.
+ */
+export const PROJECTED_PAYOUT_JOB_KINDS: string[] = [
+  PAYOUT_JOB_KINDS.send,
+  PAYOUT_JOB_KINDS.settle,
+];
 
 const job =
   (kind: string) =>

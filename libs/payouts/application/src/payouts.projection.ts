@@ -14,7 +14,7 @@ import {
   type PayoutEvent,
 } from '@xaalis/payouts-domain';
 import { asAgentWalletEvent, asPayoutEvent } from './payout-event-guards';
-import { ALL_PAYOUT_JOB_KINDS, payoutJobs } from './payout-jobs.kinds';
+import { payoutJobs, PROJECTED_PAYOUT_JOB_KINDS } from './payout-jobs.kinds';
 
 export const PAYOUTS_PROJECTION = 'payouts';
 
@@ -30,7 +30,7 @@ export const payoutsProjection: Projection = {
   apply: (recorded, tx) => applyPayoutsEvents([recorded], tx),
   applyBatch: applyPayoutsEvents,
   async reset(tx: PrismaTx): Promise<void> {
-    await deleteJobsOfKinds(tx, ALL_PAYOUT_JOB_KINDS);
+    await deleteJobsOfKinds(tx, PROJECTED_PAYOUT_JOB_KINDS);
     await tx.payout.deleteMany({});
     await tx.agentKey.deleteMany({});
     await tx.agentWallet.deleteMany({});

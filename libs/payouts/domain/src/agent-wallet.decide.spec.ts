@@ -566,6 +566,11 @@ describe('agent wallet decider', () => {
         .then([]);
     });
 
+    it('a retry the policy refuses is told the rule, not that it was interrupted', () => {
+      const disabled = [...newDisabledWallet(), payoutAbandoned()];
+      expect(ruleOf(disabled, requestPayout())).toMatchObject({ rule: 'wallet_disabled' });
+    });
+
     it('no wallet: not_found', () => {
       given([]).when(abandonPayout()).thenRefuses('not_found');
     });

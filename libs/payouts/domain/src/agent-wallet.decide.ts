@@ -176,9 +176,10 @@ function requestPayout({ data }: RequestPayout, state: AgentWalletState): AgentW
     if (action.requestKey !== requestKey) throw actionConflict();
     return [];
   }
-  if (wallet.abandoned.has(data.payoutId)) throw payoutAbandoned();
   if (!isKeyActive(wallet, data.agentKeyId)) throw agentKeyRefused();
   const { fee, day } = judgePayout(wallet, data, data.fees, data.available, data.now);
+  // After the policy: a retry of a request the policy refused is told the rule again.
+  if (wallet.abandoned.has(data.payoutId)) throw payoutAbandoned();
   return [
     {
       type: 'PayoutAccepted',

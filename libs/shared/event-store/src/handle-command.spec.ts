@@ -374,3 +374,53 @@ describe('handleCommand with a fold cache (a long stream, decided without readin
     expect(reads()).toEqual([undefined, { fromRevision: 1n }, { fromRevision: 2n }]);
   });
 });
+
+describe('handleCommand with a fold cache: commands waiting for one turn are decided together', () => {
+  let store: InMemoryEventStore;
+  let cache: FoldCache<WalletState>;
+
+  beforeEach(async () => {
+    store = new InMemoryEventStore();
+    cache = new FoldCache();
+    await handleCommand(store, 'wallet-1', wallet, open, { cache });
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('appends what they decided in order, in one append per turn, each told its own events', async () => {
+    const append = jest.spyOn(store, 'appendToStream');
+
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => handleCommand(store, 'wallet-1', wallet, credit(n), { cache })),
+    );
+
+    // The first takes the turn alone; the four that waited for it go in the next one.
+    expect(append.mock.calls.map(([, events]) => events.length)).toEqual([1, 4]);
+    expect(results.map((result) => (result.state as { balance: number }).balance)).toEqual([
+      1, 3, 6, 10, 15,
+    ]);
+    expect(results.map((result) => result.events.map((event) => event.data))).toEqual(
+      [1, 2, 3, 4, 5].map((amount) => [{ amount }]),
+    );
+    const { events } = await store.readStream('wallet-1');
+    expect(events.map((event) => event.data)).toEqual([
+      { walletId: 'aw_1' },
+      ...[1, 2, 3, 4, 5].map((amount) => ({ amount })),
+    ]);
+  });
+
+  it("a refusal in the group is that command's alone; the stream is read to confirm it", async () => {
+    const read = jest.spyOn(store, 'readStream');
+
+    const [first, refused, last] = await Promise.allSettled([
+      handleCommand(store, 'wallet-1', wallet, credit(1), { cache }),
+      handleCommand(store, 'wallet-1', wallet, open, { cache }),
+      handleCommand(store, 'wallet-1', wallet, credit(2), { cache }),
+    ]);
+
+    expect(first).toMatchObject({ status: 'fulfilled', value: { state: { balance: 1 } } });
+    expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'invalid_state' } });
+    expect(last).toMatchObject({ status: 'fulfilled', value: { state: { balance: 3 } } });
+    expect(read.mock.calls.map(([, options]) => options)).toEqual([{ fromRevision: 2n }]);
+  });
+});

@@ -95,86 +95,192 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
     turns = new StreamTurns();
     turnsByStore.set(store, turns);
   }
-  return turns.run(streamName, () => decideAndAppend(store, streamName, decider, command, options));
+  if (options.cache === undefined) {
+    return turns.run(streamName, () =>
+      settled(decideAndAppend(store, streamName, decider, [command], options)),
+    );
+  }
+  // A cached stream's commands that wait for the same turn are decided together (see `cache`).
+  const waiting = waitingOf(store);
+  return new Promise((resolve, reject) => {
+    const entry: Waiting = { command, resolve: resolve as Waiting['resolve'], reject };
+    const queue = waiting.get(streamName);
+    if (queue !== undefined) {
+      queue.push(entry);
+      return;
+    }
+    const group = [entry];
+    waiting.set(streamName, group);
+    void turns!.run(streamName, async () => {
+      // From here the group is closed: a command asked for now waits for the next turn.
+      waiting.delete(streamName);
+      const outcomes = await decideAndAppend(
+        store,
+        streamName,
+        decider,
+        group.map((waiter) => waiter.command as Command),
+        options,
+      );
+      outcomes.forEach((outcome, index) => {
+        if (outcome.ok) group[index]!.resolve(outcome.result);
+        else group[index]!.reject(outcome.error);
+      });
+    });
+  });
 }
 
+/** A command waiting for its stream's turn, with its caller's promise. */
+interface Waiting {
+  command: unknown;
+  resolve: (result: HandleCommandResult<unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Per store and stream: the cached commands waiting for the next turn. */
+const waitingByStore = new WeakMap<EventStore, Map<string, Waiting[]>>();
+
+function waitingOf(store: EventStore): Map<string, Waiting[]> {
+  let waiting = waitingByStore.get(store);
+  if (waiting === undefined) {
+    waiting = new Map();
+    waitingByStore.set(store, waiting);
+  }
+  return waiting;
+}
+
+type Outcome<State> =
+  { ok: true; result: HandleCommandResult<State> } | { ok: false; error: unknown };
+
+async function settled<State>(
+  outcomes: Promise<Outcome<State>[]>,
+): Promise<HandleCommandResult<State>> {
+  const [outcome] = await outcomes;
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!.result;
+}
+
+/**
+ * Decides `commands` in order, each on the state the ones before it left, and appends what they
+ * decided in one append; one outcome per command. A refusal is that command's alone: the others
+ * are still decided and appended. On the cached state, a refusal or a no-op is not trusted: the
+ * stream is read (from the cached revision on) and every command still open decided again.
+ */
 async function decideAndAppend<State, Command, Event extends DeciderEvent>(
   store: EventStore,
   streamName: string,
   decider: Decider<State, Command, Event>,
-  command: Command,
+  commands: Command[],
   options: CachedCommandOptions<State>,
-): Promise<HandleCommandResult<State>> {
+): Promise<Outcome<State>[]> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const cache = options.cache;
+  const outcomes: Array<Outcome<State> | undefined> = commands.map(() => undefined);
   let trustCache = cache?.get(streamName) !== undefined;
   let assumeNew = options.newStream === true && !trustCache;
   let attempt = 0;
-  for (;;) {
-    const { state, currentRevision, position } = trustCache
-      ? fromCache(cache!, streamName)
-      : await readFolded(store, streamName, decider, assumeNew, cache);
-    let decided: Event[];
-    try {
-      decided = decider.decide(command, state);
-    } catch (error) {
-      if (!trustCache) throw error;
-      trustCache = false;
-      continue;
-    }
-
-    if (decided.length === 0) {
-      if (trustCache) {
+  try {
+    for (;;) {
+      const {
+        state: base,
+        currentRevision,
+        position,
+      } = trustCache
+        ? fromCache(cache!, streamName)
+        : await readFolded(store, streamName, decider, assumeNew, cache);
+      let state = base;
+      const decided: Array<{ index: number; events: NewEvent[]; state: State }> = [];
+      const unchanged: Array<{ index: number; state: State }> = [];
+      let untrusted = false;
+      for (const [index, command] of commands.entries()) {
+        if (outcomes[index] !== undefined) continue;
+        let events: Event[];
+        try {
+          events = decider.decide(command, state);
+        } catch (error) {
+          if (trustCache) untrusted = true;
+          else outcomes[index] = { ok: false, error };
+          continue;
+        }
+        if (events.length === 0) {
+          if (trustCache) untrusted = true;
+          else unchanged.push({ index, state });
+          continue;
+        }
+        state = fold(decider.evolve, state, events);
+        decided.push({ index, events: events.map(withId), state });
+      }
+      if (untrusted) {
         trustCache = false;
         continue;
       }
-      if (currentRevision === undefined || position === undefined) {
-        throw new Error(
-          `${streamName}: the command changed nothing on a stream that does not exist`,
+      for (const { index, state: after } of unchanged) {
+        if (currentRevision === undefined || position === undefined) {
+          outcomes[index] = {
+            ok: false,
+            error: new Error(
+              `${streamName}: the command changed nothing on a stream that does not exist`,
+            ),
+          };
+        } else {
+          outcomes[index] = {
+            ok: true,
+            result: { events: [], state: after, nextExpectedRevision: currentRevision, position },
+          };
+        }
+      }
+      if (decided.length === 0) return outcomes as Outcome<State>[];
+
+      try {
+        const appended = await store.appendToStream(
+          streamName,
+          decided.flatMap(({ events }) => events),
+          { expectedRevision: currentRevision ?? 'no_stream' },
         );
+        cache?.set(streamName, {
+          state,
+          revision: appended.nextExpectedRevision,
+          position: appended.position,
+        });
+        for (const { index, events, state: after } of decided) {
+          outcomes[index] = {
+            ok: true,
+            result: {
+              events,
+              state: after,
+              nextExpectedRevision: appended.nextExpectedRevision,
+              position: appended.position,
+            },
+          };
+        }
+        return outcomes as Outcome<State>[];
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        if (trustCache) {
+          // Another process wrote since: read what it wrote, not a conflict with a live writer.
+          trustCache = false;
+          continue;
+        }
+        if (assumeNew) {
+          // The stream exists: a repeat of the command, not a race with another writer.
+          assumeNew = false;
+          continue;
+        }
+        if (attempt >= maxRetries) throw stillConflicting(streamName);
+        await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
+        attempt++;
       }
-      return { events: [], state, nextExpectedRevision: currentRevision, position };
     }
-
-    const events: NewEvent[] = decided.map((event) => ({
-      id: randomUUID(),
-      type: event.type,
-      data: event.data,
-    }));
-    try {
-      const appended = await store.appendToStream(streamName, events, {
-        expectedRevision: currentRevision ?? 'no_stream',
-      });
-      const after = fold(decider.evolve, state, decided);
-      cache?.set(streamName, {
-        state: after,
-        revision: appended.nextExpectedRevision,
-        position: appended.position,
-      });
-      return {
-        events,
-        state: after,
-        nextExpectedRevision: appended.nextExpectedRevision,
-        position: appended.position,
-      };
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
-      if (trustCache) {
-        // Another process wrote since: read what it wrote, not a conflict with a live writer.
-        trustCache = false;
-        continue;
-      }
-      if (assumeNew) {
-        // The stream exists: a repeat of the command, not a race with another writer.
-        assumeNew = false;
-        continue;
-      }
-      if (attempt >= maxRetries) throw stillConflicting(streamName);
-      await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
-      attempt++;
-    }
+  } catch (error) {
+    // What failed (the store, or conflicts past every retry) failed every command still open.
+    return outcomes.map((outcome) => outcome ?? { ok: false, error });
   }
 }
+
+const withId = (event: DeciderEvent): NewEvent => ({
+  id: randomUUID(),
+  type: event.type,
+  data: event.data,
+});
 
 interface Folded<State> {
   state: State;

@@ -1,16 +1,13 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
-import { DomainError, isRecord, systemClock } from '@xaalis/kernel';
+import { DomainError, isRecord } from '@xaalis/kernel';
 import {
   assertXofAmount,
-  callProvider,
   describeAnswer,
   isDefinitiveRefusal,
   isSuccess,
-  OrangeMoneyTokens,
+  OrangeMoneyApi,
   stringOrNull,
-  type FetchFn,
   type ProviderOptions,
-  type ProviderResponse,
 } from '@xaalis/provider-http';
 import type {
   LivePaymentProvider,
@@ -32,12 +29,6 @@ import {
 /** How long the customer has to pay the QR code / deep link (Sonatel allows up to a day). */
 export const ORANGE_MONEY_QR_VALIDITY_SECONDS = 1800;
 
-interface OrangeCredentials {
-  clientId: string;
-  clientSecret: string;
-  merchantCode: string;
-}
-
 /**
  * Orange Money Senegal through Sonatel's API: OAuth2 client credentials, a merchant-payment QR
  * code with its deep links (`POST /api/eWallet/v4/qrcode`), the transaction search
@@ -49,21 +40,19 @@ interface OrangeCredentials {
  */
 export class OrangeMoneyProvider implements LivePaymentProvider {
   readonly name = 'orange_money' as const;
-  private readonly fetchFn: FetchFn;
-  private readonly tokens: OrangeMoneyTokens;
+  private readonly api: OrangeMoneyApi;
 
   constructor(
     private readonly config: OrangeMoneyConfig,
-    private readonly options: ProviderOptions,
+    options: ProviderOptions,
   ) {
-    this.fetchFn = options.fetch ?? fetch;
-    this.tokens = new OrangeMoneyTokens(() => this.requestToken(), options.clock ?? systemClock);
+    this.api = new OrangeMoneyApi(config, options, 'Orange Money payments');
   }
 
   async startCheckout(input: StartCheckout): Promise<StartCheckoutResult> {
-    const credentials = this.credentials();
+    const credentials = this.api.credentials();
     assertXofAmount('amount', input.amount);
-    const response = await this.authorized('POST', '/api/eWallet/v4/qrcode', {
+    const response = await this.api.authorized('POST', '/api/eWallet/v4/qrcode', {
       amount: { unit: 'XOF', value: input.amount },
       callbackCancelUrl: input.errorUrl,
       callbackSuccessUrl: input.successUrl,
@@ -87,9 +76,9 @@ export class OrangeMoneyProvider implements LivePaymentProvider {
   }
 
   async lookup(input: PaymentLookup): Promise<ProviderPaymentStatus> {
-    this.credentials();
+    this.api.credentials();
     // No `type` filter: Sonatel's search returns nothing when one is given; we filter ourselves.
-    const response = await this.authorized(
+    const response = await this.api.authorized(
       'GET',
       `/api/eWallet/v1/transactions?reference=${encodeURIComponent(input.paymentId)}`,
     );
@@ -130,67 +119,6 @@ export class OrangeMoneyProvider implements LivePaymentProvider {
       reason:
         'Orange Money has no refund of a merchant payment; a Cash In from a distributor wallet is not configured',
     };
-  }
-
-  private credentials(): OrangeCredentials {
-    const { clientId, clientSecret, merchantCode } = this.config;
-    if (clientId === undefined || clientSecret === undefined || merchantCode === undefined) {
-      throw new DomainError(
-        'unavailable',
-        'Orange Money payments are not available on this service.',
-      );
-    }
-    return { clientId, clientSecret, merchantCode };
-  }
-
-  /** An API call with the cached token; a 401 drops that token and the call is made once more. */
-  private async authorized(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-  ): Promise<ProviderResponse | { kind: 'token_refused'; reason: string }> {
-    let retried = false;
-    for (;;) {
-      const token = await this.tokens.get();
-      if (!token.ok) {
-        return token.refused
-          ? { kind: 'token_refused', reason: token.reason }
-          : { kind: 'no_answer', reason: token.reason };
-      }
-      const response = await callProvider(this.fetchFn, {
-        method,
-        url: `${this.config.apiBaseUrl}${path}`,
-        // Sonatel's gateway answers 415 to a request without this header, even a GET.
-        headers: {
-          authorization: `Bearer ${token.token}`,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        timeoutMs: this.options.timeoutMs,
-      });
-      if (response.kind === 'answered' && response.status === 401 && !retried) {
-        this.tokens.invalidate(token.token);
-        retried = true;
-        continue;
-      }
-      return response;
-    }
-  }
-
-  private requestToken(): Promise<ProviderResponse> {
-    const { clientId, clientSecret } = this.credentials();
-    return callProvider(this.fetchFn, {
-      method: 'POST',
-      url: `${this.config.apiBaseUrl}/oauth/v1/token`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }).toString(),
-      timeoutMs: this.options.timeoutMs,
-    });
   }
 }
 

@@ -2,14 +2,12 @@ import type { WaveConfig } from '@xaalis/config';
 import { DomainError, isRecord } from '@xaalis/kernel';
 import {
   assertXofAmount,
-  callProvider,
   describeAnswer,
   isDefinitiveRefusal,
   isSuccess,
   stringOrNull,
-  type FetchFn,
+  WaveApi,
   type ProviderOptions,
-  type ProviderResponse,
 } from '@xaalis/provider-http';
 import type {
   LivePaymentProvider,
@@ -39,17 +37,17 @@ import {
  */
 export class WaveProvider implements LivePaymentProvider {
   readonly name = 'wave' as const;
-  private readonly fetchFn: FetchFn;
+  private readonly api: WaveApi;
 
   constructor(
     private readonly config: WaveConfig,
-    private readonly options: ProviderOptions,
+    options: ProviderOptions,
   ) {
-    this.fetchFn = options.fetch ?? fetch;
+    this.api = new WaveApi(config, options, 'Wave payments');
   }
 
   async startCheckout(input: StartCheckout): Promise<StartCheckoutResult> {
-    const apiKey = this.apiKey();
+    const apiKey = this.api.apiKey();
     assertXofAmount('amount', input.amount);
     const body: Record<string, string> = {
       amount: String(input.amount),
@@ -61,7 +59,7 @@ export class WaveProvider implements LivePaymentProvider {
     if (input.aggregatedMerchantId !== null) {
       body['aggregated_merchant_id'] = input.aggregatedMerchantId;
     }
-    const response = await this.call(apiKey, 'POST', '/v1/checkout/sessions', {
+    const response = await this.api.call(apiKey, 'POST', '/v1/checkout/sessions', {
       body,
       // A repeated start of the same payment (a redelivered command) gets the same session back.
       idempotencyKey: input.idempotencyKey ?? input.paymentId,
@@ -81,9 +79,9 @@ export class WaveProvider implements LivePaymentProvider {
   }
 
   async lookup(input: PaymentLookup): Promise<ProviderPaymentStatus> {
-    const apiKey = this.apiKey();
+    const apiKey = this.api.apiKey();
     if (input.providerReference !== null) {
-      const response = await this.call(
+      const response = await this.api.call(
         apiKey,
         'GET',
         `/v1/checkout/sessions/${encodeURIComponent(input.providerReference)}`,
@@ -126,7 +124,7 @@ export class WaveProvider implements LivePaymentProvider {
   }
 
   async refund(input: RefundRequest): Promise<RefundResult> {
-    const apiKey = this.apiKey();
+    const apiKey = this.api.apiKey();
     assertXofAmount('amount', input.amount);
     if (input.amount > input.paymentAmount) {
       return { outcome: 'refused', reason: 'the refund is larger than the payment' };
@@ -147,7 +145,7 @@ export class WaveProvider implements LivePaymentProvider {
       }
       sessionId = paid.id;
     }
-    const response = await this.call(
+    const response = await this.api.call(
       apiKey,
       'POST',
       `/v1/checkout/sessions/${encodeURIComponent(sessionId)}/refund`,
@@ -169,7 +167,7 @@ export class WaveProvider implements LivePaymentProvider {
           'Wave refunds only whole checkouts; a partial refund is a payout and needs the customer phone',
       };
     }
-    const response = await this.call(apiKey, 'POST', '/v1/payout', {
+    const response = await this.api.call(apiKey, 'POST', '/v1/payout', {
       body: {
         currency: 'XOF',
         receive_amount: String(input.amount),
@@ -208,7 +206,7 @@ export class WaveProvider implements LivePaymentProvider {
     apiKey: string,
     paymentId: string,
   ): Promise<{ sessions: WaveSession[] } | { unknown: string }> {
-    const response = await this.call(
+    const response = await this.api.call(
       apiKey,
       'GET',
       `/v1/checkout/sessions/search?client_reference=${encodeURIComponent(paymentId)}`,
@@ -224,34 +222,5 @@ export class WaveProvider implements LivePaymentProvider {
       .filter((session): session is WaveSession => session !== null)
       .filter((session) => session.clientReference === paymentId);
     return { sessions };
-  }
-
-  private apiKey(): string {
-    const apiKey = this.config.apiKey;
-    if (apiKey === undefined) {
-      throw new DomainError('unavailable', 'Wave payments are not available on this service.');
-    }
-    return apiKey;
-  }
-
-  private call(
-    apiKey: string,
-    method: 'GET' | 'POST',
-    path: string,
-    extra: { body?: Record<string, string>; idempotencyKey?: string } = {},
-  ): Promise<ProviderResponse> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
-      accept: 'application/json',
-    };
-    if (extra.body !== undefined) headers['content-type'] = 'application/json';
-    if (extra.idempotencyKey !== undefined) headers['idempotency-key'] = extra.idempotencyKey;
-    return callProvider(this.fetchFn, {
-      method,
-      url: `${this.config.apiBaseUrl}${path}`,
-      headers,
-      body: extra.body === undefined ? undefined : JSON.stringify(extra.body),
-      timeoutMs: this.options.timeoutMs,
-    });
   }
 }

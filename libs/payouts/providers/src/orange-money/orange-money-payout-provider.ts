@@ -1,16 +1,13 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
-import { DomainError, isRecord, systemClock } from '@xaalis/kernel';
+import { DomainError, isRecord } from '@xaalis/kernel';
 import {
   assertXofAmount,
-  callProvider,
   describeAnswer,
   isDefinitiveRefusal,
   isSuccess,
-  OrangeMoneyTokens,
+  OrangeMoneyApi,
   stringOrNull,
-  type FetchFn,
   type ProviderOptions,
-  type ProviderResponse,
 } from '@xaalis/provider-http';
 import type {
   LivePayoutProvider,
@@ -50,30 +47,26 @@ import {
  */
 export class OrangeMoneyPayoutProvider implements LivePayoutProvider {
   readonly name = 'orange_money' as const;
-  private readonly fetchFn: FetchFn;
-  private readonly tokens: OrangeMoneyTokens;
+  private readonly api: OrangeMoneyApi;
 
-  constructor(
-    private readonly config: OrangeMoneyConfig,
-    private readonly options: ProviderOptions,
-  ) {
-    this.fetchFn = options.fetch ?? fetch;
-    this.tokens = new OrangeMoneyTokens(() => this.requestToken(), options.clock ?? systemClock);
+  constructor(config: OrangeMoneyConfig, options: ProviderOptions) {
+    this.api = new OrangeMoneyApi(config, options, 'Orange Money payouts');
   }
 
   async send(input: SendPayout): Promise<PayoutProviderStatus> {
-    const { merchantCode } = this.credentials();
+    const { merchantCode } = this.api.credentials();
     assertXofAmount('amount', input.amount);
     const msisdn = senegaleseMsisdn(input.recipientPhone);
     const existing = await this.lookup({ payoutId: input.payoutId, providerReference: null });
     if (existing.status !== 'not_found') return existing;
-    const response = await this.authorized('POST', '/api/eWallet/v1/cashins', {
+    const response = await this.api.authorized('POST', '/api/eWallet/v1/cashins', {
       partner: { idType: 'CODE', id: merchantCode },
       customer: { idType: 'MSISDN', id: msisdn },
       amount: { value: input.amount, unit: 'XOF' },
       reference: input.payoutId,
       receiveNotification: false,
     });
+    // A refused token says nothing of the transfer: unknown like no answer, never a failure.
     if (response.kind !== 'answered') return { status: 'unknown', reason: response.reason };
     if (isSuccess(response.status)) {
       const cashIn = readOrangeCashIn(response.json);
@@ -91,9 +84,9 @@ export class OrangeMoneyPayoutProvider implements LivePayoutProvider {
   }
 
   async lookup(input: PayoutLookup): Promise<PayoutProviderStatus> {
-    this.credentials();
+    this.api.credentials();
     // No `type` filter: Sonatel's search returns nothing when one is given; we filter ourselves.
-    const response = await this.authorized(
+    const response = await this.api.authorized(
       'GET',
       `/api/eWallet/v1/transactions?reference=${encodeURIComponent(input.payoutId)}`,
     );
@@ -114,66 +107,6 @@ export class OrangeMoneyPayoutProvider implements LivePayoutProvider {
     const ours = (found as OrangeCashIn[]).filter((t) => isCashInOf(input.payoutId, t));
     const cashIn = pickOrangeCashIn(ours, input.providerReference);
     return cashIn === null ? { status: 'not_found' } : orangeCashInStatus(cashIn);
-  }
-
-  private credentials(): { clientId: string; clientSecret: string; merchantCode: string } {
-    const { clientId, clientSecret, merchantCode } = this.config;
-    if (clientId === undefined || clientSecret === undefined || merchantCode === undefined) {
-      throw new DomainError(
-        'unavailable',
-        'Orange Money payouts are not available on this service.',
-      );
-    }
-    return { clientId, clientSecret, merchantCode };
-  }
-
-  /**
-   * An API call with the cached token; a 401 drops that token and the call is made once more. A
-   * refused token says nothing of the transfer, so it is a no-answer here, never a failure.
-   */
-  private async authorized(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-  ): Promise<ProviderResponse> {
-    let retried = false;
-    for (;;) {
-      const token = await this.tokens.get();
-      if (!token.ok) return { kind: 'no_answer', reason: token.reason };
-      const response = await callProvider(this.fetchFn, {
-        method,
-        url: `${this.config.apiBaseUrl}${path}`,
-        // Sonatel's gateway answers 415 to a request without this header, even a GET.
-        headers: {
-          authorization: `Bearer ${token.token}`,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        timeoutMs: this.options.timeoutMs,
-      });
-      if (response.kind === 'answered' && response.status === 401 && !retried) {
-        this.tokens.invalidate(token.token);
-        retried = true;
-        continue;
-      }
-      return response;
-    }
-  }
-
-  private requestToken(): Promise<ProviderResponse> {
-    const { clientId, clientSecret } = this.credentials();
-    return callProvider(this.fetchFn, {
-      method: 'POST',
-      url: `${this.config.apiBaseUrl}/oauth/v1/token`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }).toString(),
-      timeoutMs: this.options.timeoutMs,
-    });
   }
 }
 

@@ -1,15 +1,13 @@
 import type { WaveConfig } from '@xaalis/config';
-import { DomainError, isRecord } from '@xaalis/kernel';
+import { isRecord } from '@xaalis/kernel';
 import {
   assertXofAmount,
-  callProvider,
   describeAnswer,
   isDefinitiveRefusal,
   isSuccess,
   stringOrNull,
-  type FetchFn,
+  WaveApi,
   type ProviderOptions,
-  type ProviderResponse,
 } from '@xaalis/provider-http';
 import type {
   LivePayoutProvider,
@@ -33,17 +31,14 @@ import { pickWavePayout, readWavePayout, wavePayoutStatus, type WavePayout } fro
  */
 export class WavePayoutProvider implements LivePayoutProvider {
   readonly name = 'wave' as const;
-  private readonly fetchFn: FetchFn;
+  private readonly api: WaveApi;
 
-  constructor(
-    private readonly config: WaveConfig,
-    private readonly options: ProviderOptions,
-  ) {
-    this.fetchFn = options.fetch ?? fetch;
+  constructor(config: WaveConfig, options: ProviderOptions) {
+    this.api = new WaveApi(config, options, 'Wave payouts');
   }
 
   async send(input: SendPayout): Promise<PayoutProviderStatus> {
-    const apiKey = this.apiKey();
+    const apiKey = this.api.apiKey();
     assertXofAmount('amount', input.amount);
     const body: Record<string, string> = {
       currency: 'XOF',
@@ -52,7 +47,7 @@ export class WavePayoutProvider implements LivePayoutProvider {
       client_reference: input.payoutId,
     };
     if (input.recipientName !== null) body['name'] = input.recipientName;
-    const response = await this.call(apiKey, 'POST', '/v1/payout', {
+    const response = await this.api.call(apiKey, 'POST', '/v1/payout', {
       body,
       idempotencyKey: input.idempotencyKey,
     });
@@ -70,9 +65,9 @@ export class WavePayoutProvider implements LivePayoutProvider {
   }
 
   async lookup(input: PayoutLookup): Promise<PayoutProviderStatus> {
-    const apiKey = this.apiKey();
+    const apiKey = this.api.apiKey();
     if (input.providerReference === null) return this.searchByClientReference(apiKey, input);
-    const response = await this.call(
+    const response = await this.api.call(
       apiKey,
       'GET',
       `/v1/payout/${encodeURIComponent(input.providerReference)}`,
@@ -93,7 +88,7 @@ export class WavePayoutProvider implements LivePayoutProvider {
     apiKey: string,
     input: PayoutLookup,
   ): Promise<PayoutProviderStatus> {
-    const response = await this.call(
+    const response = await this.api.call(
       apiKey,
       'GET',
       `/v1/payouts/search?client_reference=${encodeURIComponent(input.payoutId)}`,
@@ -119,34 +114,5 @@ export class WavePayoutProvider implements LivePayoutProvider {
     return payout === null
       ? { status: 'unknown', reason: 'unreadable Wave payout' }
       : wavePayoutStatus(payout);
-  }
-
-  private apiKey(): string {
-    const apiKey = this.config.apiKey;
-    if (apiKey === undefined) {
-      throw new DomainError('unavailable', 'Wave payouts are not available on this service.');
-    }
-    return apiKey;
-  }
-
-  private call(
-    apiKey: string,
-    method: 'GET' | 'POST',
-    path: string,
-    extra: { body?: Record<string, string>; idempotencyKey?: string } = {},
-  ): Promise<ProviderResponse> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
-      accept: 'application/json',
-    };
-    if (extra.body !== undefined) headers['content-type'] = 'application/json';
-    if (extra.idempotencyKey !== undefined) headers['idempotency-key'] = extra.idempotencyKey;
-    return callProvider(this.fetchFn, {
-      method,
-      url: `${this.config.apiBaseUrl}${path}`,
-      headers,
-      body: extra.body === undefined ? undefined : JSON.stringify(extra.body),
-      timeoutMs: this.options.timeoutMs,
-    });
   }
 }
