@@ -52,15 +52,16 @@ export interface FoldOptions<State, Event> {
 
 /**
  * The stream folded up to now: what `cache` holds of it plus the events after (one read from
- * that revision on, usually empty). Undefined when the stream does not exist.
+ * that revision on, usually empty), or the whole stream without a cache. Undefined when the
+ * stream does not exist.
  */
 export async function foldStream<State, Event>(
   store: EventStore,
   stream: string,
   fold: FoldOptions<State, Event>,
-  cache: FoldCache<State>,
+  cache?: FoldCache<State>,
 ): Promise<FoldedStream<State> | undefined> {
-  const cached = cache.get(stream);
+  const cached = cache?.get(stream);
   const { events, currentRevision } = await store.readStream(
     stream,
     cached ? { fromRevision: cached.revision + 1n } : undefined,
@@ -68,7 +69,7 @@ export async function foldStream<State, Event>(
   if (currentRevision === undefined) return undefined;
   // Someone (a command, another read) folded as far meanwhile: its state is the one to share, so
   // that a state is evolved once (an older one evolved again copies what it holds).
-  const meanwhile = cache.get(stream);
+  const meanwhile = cache?.get(stream);
   if (meanwhile !== undefined && meanwhile.revision >= currentRevision) return meanwhile;
   let state = cached?.state ?? fold.initialState();
   for (const recorded of events) {
@@ -77,6 +78,6 @@ export async function foldStream<State, Event>(
   }
   const last = events[events.length - 1];
   const folded = { state, revision: currentRevision, position: last?.position ?? cached!.position };
-  cache.set(stream, folded);
+  cache?.set(stream, folded);
   return folded;
 }

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, fold, type Decider } from '@xaalis/kernel';
-import {
-  ConcurrencyError,
-  type EventStore,
-  type NewEvent,
-  type ReadStreamResult,
-} from './event-store';
-import type { FoldCache } from './fold-cache';
-import { StreamTurns } from './stream-turns';
+import { ConcurrencyError, type EventStore, type NewEvent } from './event-store';
+import { foldStream, type FoldCache } from './fold-cache';
+import { StreamTurns, type GroupOutcome } from './stream-turns';
 
 /** A decider's events are plain `{ type, data }` objects, stored as they are. */
 export interface DeciderEvent {
@@ -50,9 +45,6 @@ const MAX_BACKOFF_MS = 320;
 
 /** Seconds a client is told to wait (`Retry-After`) when conflicts outlasted every retry. */
 const RETRY_AFTER_SECONDS = 1;
-
-/** What a stream said to be new is taken to hold, without reading it. */
-const NO_STREAM: ReadStreamResult = { events: [], currentRevision: undefined };
 
 /** Per store, so two stores in one process (two services in one test) act as two processes. */
 const turnsByStore = new WeakMap<EventStore, StreamTurns>();
@@ -101,55 +93,12 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
     );
   }
   // A cached stream's commands that wait for the same turn are decided together (see `cache`).
-  const waiting = waitingOf(store);
-  return new Promise((resolve, reject) => {
-    const entry: Waiting = { command, resolve: resolve as Waiting['resolve'], reject };
-    const queue = waiting.get(streamName);
-    if (queue !== undefined) {
-      queue.push(entry);
-      return;
-    }
-    const group = [entry];
-    waiting.set(streamName, group);
-    void turns!.run(streamName, async () => {
-      // From here the group is closed: a command asked for now waits for the next turn.
-      waiting.delete(streamName);
-      const outcomes = await decideAndAppend(
-        store,
-        streamName,
-        decider,
-        group.map((waiter) => waiter.command as Command),
-        options,
-      );
-      outcomes.forEach((outcome, index) => {
-        if (outcome.ok) group[index]!.resolve(outcome.result);
-        else group[index]!.reject(outcome.error);
-      });
-    });
-  });
+  return turns.runGrouped(streamName, command, (commands) =>
+    decideAndAppend(store, streamName, decider, commands, options),
+  );
 }
 
-/** A command waiting for its stream's turn, with its caller's promise. */
-interface Waiting {
-  command: unknown;
-  resolve: (result: HandleCommandResult<unknown>) => void;
-  reject: (error: unknown) => void;
-}
-
-/** Per store and stream: the cached commands waiting for the next turn. */
-const waitingByStore = new WeakMap<EventStore, Map<string, Waiting[]>>();
-
-function waitingOf(store: EventStore): Map<string, Waiting[]> {
-  let waiting = waitingByStore.get(store);
-  if (waiting === undefined) {
-    waiting = new Map();
-    waitingByStore.set(store, waiting);
-  }
-  return waiting;
-}
-
-type Outcome<State> =
-  { ok: true; result: HandleCommandResult<State> } | { ok: false; error: unknown };
+type Outcome<State> = GroupOutcome<HandleCommandResult<State>>;
 
 async function settled<State>(
   outcomes: Promise<Outcome<State>[]>,
@@ -296,8 +245,8 @@ function fromCache<State>(cache: FoldCache<State>, streamName: string): Folded<S
 }
 
 /**
- * The stream as it is: read whole, or from what `cache` holds of it. A stream the caller knows to
- * be new is not read.
+ * The stream as it is: read whole, or from what `cache` holds of it (`foldStream`). A stream the
+ * caller knows to be new is not read.
  */
 async function readFolded<State, Command, Event extends DeciderEvent>(
   store: EventStore,
@@ -306,26 +255,22 @@ async function readFolded<State, Command, Event extends DeciderEvent>(
   assumeNew: boolean,
   cache: FoldCache<State> | undefined,
 ): Promise<Folded<State>> {
-  const cached = assumeNew ? undefined : cache?.get(streamName);
-  const { events: recorded, currentRevision } = assumeNew
-    ? NO_STREAM
-    : await store.readStream(
+  const folded = assumeNew
+    ? undefined
+    : await foldStream(
+        store,
         streamName,
-        cached ? { fromRevision: cached.revision + 1n } : undefined,
+        {
+          initialState: decider.initialState,
+          evolve: decider.evolve,
+          // The stream holds only this decider's events: it is the only writer of its streams.
+          asEvent: (stored) => ({ type: stored.type, data: stored.data }) as Event,
+        },
+        cache,
       );
-  const meanwhile = cache?.get(streamName);
-  if (meanwhile !== undefined && currentRevision !== undefined) {
-    // Folded as far by someone else meanwhile (see `foldStream`): evolve each state once.
-    if (meanwhile.revision >= currentRevision) return fromCache(cache!, streamName);
-  }
-  // The stream holds only this decider's events: it is the only writer of its streams.
-  const history = recorded.map((event) => ({ type: event.type, data: event.data }) as Event);
-  const state = fold(decider.evolve, cached?.state ?? decider.initialState(), history);
-  const position = recorded[recorded.length - 1]?.position ?? cached?.position;
-  if (cache && currentRevision !== undefined && position !== undefined) {
-    cache.set(streamName, { state, revision: currentRevision, position });
-  }
-  return { state, currentRevision, position };
+  return folded === undefined
+    ? { state: decider.initialState(), currentRevision: undefined, position: undefined }
+    : { state: folded.state, currentRevision: folded.revision, position: folded.position };
 }
 
 function stillConflicting(streamName: string): DomainError {
