@@ -49,7 +49,7 @@ describe('httpLoad (the load thread)', () => {
         freshIdempotencyKey: true,
         expectFields: { status: 'open' },
       },
-      { durationMs: 200, warmupMs: 0, concurrency: 4 },
+      { durationMs: 1_000, warmupMs: 0, concurrency: 4 },
     );
 
     const result = await measure(subject);

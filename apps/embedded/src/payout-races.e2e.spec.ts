@@ -10,6 +10,7 @@ import { startEmbeddedService, type EmbeddedService } from './embedded-service';
  * The ledger's hold decides the funds, the wallet's stream (expected revision) the policy; no
  * race may spend past either, pay an action_id twice, or pass a wallet disabled before it.
  * Sandbox payouts settle after an hour, so every accepted payout stays held in `pending`.
+ * An e2e test (run alone): its bursts would otherwise load the tests that run beside it.
  */
 
 const PHONE = '+221771234567';
