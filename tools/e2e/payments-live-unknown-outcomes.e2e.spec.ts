@@ -89,7 +89,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
 
   it('a timeout: 201 processing with the hosted page; reconciliation finds the session Wave did create, and next_action becomes its launch URL', async () => {
     const merchant = await waveMerchant();
-    wave().failNext('timeout');
+    wave().failNext('timeout', 1, 'POST');
 
     const created = await newPayment(service.http, merchant.liveKey, {
       amount: 7_000,
@@ -122,9 +122,10 @@ describe('live Wave payments when the answer to the session creation is unknown'
 
   it('reconciliation asks again after an unknown answer, and settles a payment paid at Wave without any webhook', async () => {
     const merchant = await waveMerchant();
-    // The creation times out, then the first look-up gets a 500.
-    wave().failNext('timeout');
-    wave().failNext(500);
+    // The creation times out, then the first look-up gets a 500. Each failure is scoped to its
+    // method: other payments' reconciliation (GETs) runs in the background of this file.
+    wave().failNext('timeout', 1, 'POST');
+    wave().failNext(500, 1, 'GET');
     const created = await newPayment(service.http, merchant.liveKey, {
       amount: 4_000,
       provider: 'wave',
@@ -156,7 +157,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
 
   it('after reconciliation found the session it keeps asking: paid at Wave without a webhook, the payment succeeds', async () => {
     const merchant = await waveMerchant();
-    wave().failNext('timeout');
+    wave().failNext('timeout', 1, 'POST');
     const found = await newPayment(service.http, merchant.liveKey, {
       amount: 6_000,
       provider: 'wave',
@@ -191,7 +192,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
 
   it('a 500: 201 processing (never failed); reconciliation asks by client reference, and unpaid at 30 minutes it expires', async () => {
     const merchant = await waveMerchant();
-    wave().failNext(500);
+    wave().failNext(500, 1, 'POST');
 
     const created = await newPayment(service.http, merchant.liveKey, {
       amount: 9_000,
@@ -212,7 +213,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
 
   it('a 429: 201 processing (never failed), with the hosted page as next_action', async () => {
     const merchant = await waveMerchant();
-    wave().failNext(429);
+    wave().failNext(429, 1, 'POST');
 
     const created = await newPayment(service.http, merchant.liveKey, {
       amount: 2_500,
@@ -229,7 +230,7 @@ describe('live Wave payments when the answer to the session creation is unknown'
     const merchant = await waveMerchant();
     const kept = await newPayment(service.http, merchant.liveKey, { amount: 1_000 });
     const creationsBefore = requestsTo(wave().requests, 'POST', '/v1/checkout/sessions');
-    wave().failNext(400);
+    wave().failNext(400, 1, 'POST');
 
     const refused = await createPayment(service.http, merchant.liveKey, {
       amount: 5_000,

@@ -125,18 +125,29 @@ export async function startFakeHttpServer(
 
 /** Failures to inject, consumed in order by the requests they apply to. */
 export class FailureQueue {
-  private readonly queue: FailureKind[] = [];
+  private readonly queue: Array<{ kind: FailureKind; method?: string }> = [];
 
-  push(kind: FailureKind, times: number): void {
-    for (let i = 0; i < times; i++) this.queue.push(kind);
+  /**
+   * `times` failures; with `method`, only requests of that method take them, so a background
+   * lookup (GET) cannot use up a failure meant for a creation (POST).
+   */
+  push(kind: FailureKind, times: number, method?: string): void {
+    for (let i = 0; i < times; i++) this.queue.push({ kind, method });
   }
 
   /**
-   * One request under the next failure, if any: the injected error instead of `reply`, or for a
-   * timeout `reply` run (the provider acted) and its answer held.
+   * One request under the next failure that applies to it, if any: the injected error instead of
+   * `reply`, or for a timeout `reply` run (the provider acted) and its answer held.
    */
-  answer(injected: (kind: InjectedStatus) => FakeReply, reply: () => FakeReply): FakeHandlerResult {
-    const failure = this.queue.shift() ?? null;
+  answer(
+    injected: (kind: InjectedStatus) => FakeReply,
+    reply: () => FakeReply,
+    method?: string,
+  ): FakeHandlerResult {
+    const index = this.queue.findIndex(
+      (failure) => failure.method === undefined || failure.method === method,
+    );
+    const failure = index === -1 ? null : this.queue.splice(index, 1)[0]!.kind;
     if (failure !== null && failure !== 'timeout') return injected(failure);
     const answer = reply();
     return failure === 'timeout' ? 'hold' : answer;

@@ -79,7 +79,8 @@ export interface FakeWave {
    */
   payouts: FakeWavePayout[];
   /** The next `times` requests fail this way (a `'timeout'` is processed, then never answered). */
-  failNext(kind: FailureKind, times?: number): void;
+  /** The next `times` requests (of `method` only, when given) answer `kind`. */
+  failNext(kind: FailureKind, times?: number, method?: 'GET' | 'POST'): void;
   /** How the next payout creations answer, in order (see `FakePayoutAnswer`). */
   scriptPayouts(...answers: FakePayoutAnswer[]): void;
   /** The payout by id, or the newest one with this client reference. */
@@ -393,6 +394,7 @@ export async function startFakeWave(options: {
             message: `No route ${request.method} ${request.url.pathname}.`,
           },
         },
+      request.method,
     );
     return result === HELD ? 'hold' : result;
   });
@@ -431,7 +433,7 @@ export async function startFakeWave(options: {
     sessions,
     refundedSessions,
     payouts,
-    failNext: (kind, times = 1) => failures.push(kind, times),
+    failNext: (kind, times = 1, method) => failures.push(kind, times, method),
     scriptPayouts: (...answers) => payoutAnswers.push(...answers),
     payout: findPayout,
     changePayout(reference, status, errorCode) {
