@@ -17,6 +17,7 @@ export * from './payouts/payouts.messages';
 export * from './payouts/agent-keys.messages';
 export * from './payouts/agent-wallets.messages';
 export * from './payouts/agent-wallets.replies';
+export * from './payouts/agent-wallets.requests';
 export * from './webhooks/webhooks.messages';
 export * from './webhooks/webhook-event-schemas';
 

@@ -1,6 +1,6 @@
-import type { AppName } from './shared/apps';
+import { AGENT_WALLET_REQUESTS } from './payouts/agent-wallets.requests';
+import type { RequestContract } from './shared/request-contract';
 import { ListRequest } from './shared/merchant-scope';
-import type { MessageClass } from './shared/validate-message';
 import {
   CreatePaymentRequest,
   ListPaymentsRequest,
@@ -32,27 +32,6 @@ import {
   PAYOUTS_AGENT_KEY_FIND,
 } from './payouts/agent-keys.messages';
 import {
-  AgentKeyRef,
-  AgentWalletRef,
-  CreateAgentPayoutRequest,
-  CreateAgentWalletRequest,
-  IssueAgentKeyRequest,
-  ListAgentWalletsRequest,
-  ListWalletPayoutsRequest,
-  PayoutRef,
-  PayoutTestHelperRequest,
-  UpdateAgentWalletRequest,
-} from './payouts/agent-wallets.messages';
-import {
-  AgentKeyListReply,
-  AgentKeyObjectReply,
-  AgentWalletListReply,
-  AgentWalletReply,
-  AgentWalletSpendingReply,
-  PayoutListReply,
-  PayoutReply,
-} from './payouts/agent-wallets.replies';
-import {
   CreateRefundRequest,
   ListRefundsRequest,
   RefundListReply,
@@ -80,18 +59,6 @@ export const PAYOUTS_BALANCE_GET = 'payouts.balance.get';
 export const PAYOUTS_LEDGER_HOLD = 'payouts.ledger.hold';
 export const PAYOUTS_LEDGER_SETTLE = 'payouts.ledger.settle';
 export const PAYOUTS_LEDGER_RELEASE = 'payouts.ledger.release';
-export const PAYOUTS_WALLET_CREATE = 'payouts.agent_wallet.create';
-export const PAYOUTS_WALLET_GET = 'payouts.agent_wallet.get';
-export const PAYOUTS_WALLET_LIST = 'payouts.agent_wallet.list';
-export const PAYOUTS_WALLET_UPDATE = 'payouts.agent_wallet.update';
-export const PAYOUTS_AGENT_KEY_ISSUE = 'payouts.agent_key.issue';
-export const PAYOUTS_AGENT_KEY_LIST = 'payouts.agent_key.list';
-export const PAYOUTS_AGENT_KEY_REVOKE = 'payouts.agent_key.revoke';
-export const PAYOUTS_AGENT_WALLET_GET = 'payouts.agent.wallet_get';
-export const PAYOUTS_AGENT_PAYOUT_CREATE = 'payouts.agent.payout_create';
-export const PAYOUTS_PAYOUT_GET = 'payouts.payout.get';
-export const PAYOUTS_PAYOUT_LIST = 'payouts.payout.list';
-export const PAYOUTS_TEST_HELPER = 'payouts.test_helpers.apply';
 export const PAYMENTS_CREATE = 'payments.payment.create';
 export const PAYMENTS_GET = 'payments.payment.get';
 export const PAYMENTS_LIST = 'payments.payment.list';
@@ -114,20 +81,12 @@ export const WEBHOOKS_DELIVERY_RETRY = 'webhooks.delivery.retry';
 export const WEBHOOKS_EVENT_GET = 'webhooks.event.get';
 export const WEBHOOKS_EVENT_LIST = 'webhooks.event.list';
 
-interface RequestContract<Request extends object, Reply extends object> {
-  /** The one app whose `@MessagePattern` answers; no other app may register the pattern. */
-  owner: AppName;
-  /** The apps that ask: on Kafka each listens for the replies of exactly these patterns. */
-  callers: readonly AppName[];
-  request: MessageClass<Request>;
-  reply: MessageClass<Reply>;
-}
-
 /**
  * Every request-reply pattern, with its owner and its request and reply classes. A pattern is
  * `<owner>.<noun>.<verb>`; on Kafka it is the request topic and `<pattern>.reply` the reply topic.
  */
 export const REQUESTS = {
+  ...AGENT_WALLET_REQUESTS,
   [PAYOUTS_BALANCE_GET]: {
     owner: 'payouts',
     callers: ['gateway'],
@@ -158,78 +117,6 @@ export const REQUESTS = {
     request: AgentKeyFindRequest,
     reply: AgentKeyFindReply,
   } satisfies RequestContract<AgentKeyFindRequest, AgentKeyFindReply>,
-  [PAYOUTS_WALLET_CREATE]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: CreateAgentWalletRequest,
-    reply: AgentWalletReply,
-  } satisfies RequestContract<CreateAgentWalletRequest, AgentWalletReply>,
-  [PAYOUTS_WALLET_GET]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: AgentWalletRef,
-    reply: AgentWalletReply,
-  } satisfies RequestContract<AgentWalletRef, AgentWalletReply>,
-  [PAYOUTS_WALLET_LIST]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: ListAgentWalletsRequest,
-    reply: AgentWalletListReply,
-  } satisfies RequestContract<ListAgentWalletsRequest, AgentWalletListReply>,
-  [PAYOUTS_WALLET_UPDATE]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: UpdateAgentWalletRequest,
-    reply: AgentWalletReply,
-  } satisfies RequestContract<UpdateAgentWalletRequest, AgentWalletReply>,
-  [PAYOUTS_AGENT_KEY_ISSUE]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: IssueAgentKeyRequest,
-    reply: AgentKeyObjectReply,
-  } satisfies RequestContract<IssueAgentKeyRequest, AgentKeyObjectReply>,
-  [PAYOUTS_AGENT_KEY_LIST]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: AgentWalletRef,
-    reply: AgentKeyListReply,
-  } satisfies RequestContract<AgentWalletRef, AgentKeyListReply>,
-  [PAYOUTS_AGENT_KEY_REVOKE]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: AgentKeyRef,
-    reply: AgentKeyObjectReply,
-  } satisfies RequestContract<AgentKeyRef, AgentKeyObjectReply>,
-  [PAYOUTS_AGENT_WALLET_GET]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: AgentWalletRef,
-    reply: AgentWalletSpendingReply,
-  } satisfies RequestContract<AgentWalletRef, AgentWalletSpendingReply>,
-  [PAYOUTS_AGENT_PAYOUT_CREATE]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: CreateAgentPayoutRequest,
-    reply: PayoutReply,
-  } satisfies RequestContract<CreateAgentPayoutRequest, PayoutReply>,
-  [PAYOUTS_PAYOUT_GET]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: PayoutRef,
-    reply: PayoutReply,
-  } satisfies RequestContract<PayoutRef, PayoutReply>,
-  [PAYOUTS_PAYOUT_LIST]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: ListWalletPayoutsRequest,
-    reply: PayoutListReply,
-  } satisfies RequestContract<ListWalletPayoutsRequest, PayoutListReply>,
-  [PAYOUTS_TEST_HELPER]: {
-    owner: 'payouts',
-    callers: ['gateway'],
-    request: PayoutTestHelperRequest,
-    reply: PayoutReply,
-  } satisfies RequestContract<PayoutTestHelperRequest, PayoutReply>,
   [PAYMENTS_CREATE]: {
     owner: 'payments',
     callers: ['gateway'],
