@@ -7,7 +7,7 @@
  *
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 4); BENCH_CONCURRENCY: HTTP clients (default 16);
- * BENCH_ONLY: some of `http,payments,webhooks,payouts,jobs,append,batch,peer,history` (default all), to iterate on one pair
+ * BENCH_ONLY: some of `http,payments,webhooks,payouts,billing,jobs,append,batch,peer,history` (default all), to iterate on one pair
  * while profiling; BENCH_HISTORY_EVENTS: the events `history` puts in the store (default 1,000,000).
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
@@ -30,6 +30,7 @@ import {
 import { appendBatch, appendSingle, emmettAppend, emmettStore } from './event-store';
 import { getAccount, issueTestSecretKey, SERVICE_POOL_SIZE, startEmbeddedStack } from './gateway';
 import { closeHttpLoad } from './http-load';
+import { billingPairs } from './billing';
 import { historyPairs } from './history';
 import { jobPairs } from './jobs';
 import { CREATE_BODY, createPayment, rawInsertConcurrent, readPayment } from './payments';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     if (only.has('payments')) results.push(...(await paymentPairs(pool, db.url, settings)));
     if (only.has('webhooks')) results.push(...(await webhookPairs(pool, db.url, settings)));
     if (only.has('payouts')) results.push(...(await payoutPairs(pool, db.url, settings, log)));
+    if (only.has('billing')) results.push(...(await billingPairs(pool, db.url, settings, log)));
     if (only.has('jobs')) {
       const create = results.find(({ subject }) => subject.name === 'POST /v1/payments');
       results.push(...(await jobPairs(pool, db.url, settings, log, create?.subject)));
@@ -277,6 +279,7 @@ const PAIRS = [
   'payments',
   'webhooks',
   'payouts',
+  'billing',
   'append',
   'batch',
   'peer',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedService } from '@xaalis/app-embedded';
 import { loadConfig, type XaalisConfig } from '@xaalis/config';
-import { randomToken } from '@xaalis/kernel';
+import { randomToken, type Clock } from '@xaalis/kernel';
 import { httpGet, httpLoad } from './http-load';
 import type { Subject } from './measure';
 
@@ -21,11 +21,13 @@ export const SERVICE_POOL_SIZE = 20;
  * The embedded mode as `npm start` runs it (five apps, one process, the in-process bus), on the
  * given database. Rate limits are lifted so the bench measures the work, not the 429s; secrets
  * are passed in so nothing is generated under DATA_DIR, a temporary directory all the same.
- * `env` adds or overrides settings (e.g. WEBHOOK_ALLOWED_HOSTS).
+ * `env` adds or overrides settings (e.g. WEBHOOK_ALLOWED_HOSTS); `clock`, the application clock,
+ * lets a line move the service's time (a burst of expiries, a billing period starting).
  */
 export async function startEmbeddedStack(
   databaseUrl: string,
   env: Record<string, string> = {},
+  clock?: Clock,
 ): Promise<EmbeddedStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'xaalis-bench-'));
   const config = loadConfig({
@@ -47,6 +49,7 @@ export async function startEmbeddedStack(
       host: '127.0.0.1',
       poolSize: SERVICE_POOL_SIZE,
       openApi: false,
+      clock,
     });
     return {
       url: service.url,

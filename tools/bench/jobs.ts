@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
-import { startEmbeddedService } from '@xaalis/app-embedded';
-import { loadConfig } from '@xaalis/config';
 import { JobScheduler, jobDone, type JobHandler } from '@xaalis/jobs';
-import { FixedClock, randomToken, systemClock } from '@xaalis/kernel';
-import { issueTestSecretKey, SERVICE_POOL_SIZE } from './gateway';
+import { FixedClock, systemClock } from '@xaalis/kernel';
+import { issueTestSecretKey, startEmbeddedStack } from './gateway';
 import { httpGet } from './http-load';
 import { measureInterleaved, percentile, untilIdle, type Measurement } from './measure';
 import { createPayment } from './payments';
@@ -68,30 +63,11 @@ async function expiryPair(
 ): Promise<Judged> {
   log('booting the embedded stack on a bench-driven clock for payment expiry');
   const clock = new FixedClock(new Date());
-  const dataDir = mkdtempSync(join(tmpdir(), 'xaalis-bench-'));
+  const stack = await startEmbeddedStack(databaseUrl, {}, clock);
   try {
-    const service = await startEmbeddedService(
-      loadConfig({
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-        SECRET_HASH_KEY: randomToken(48),
-        AUTH_SECRET: randomToken(48),
-        RATE_LIMIT_PER_SECOND: '1000000',
-        RATE_LIMIT_BURST: '1000000',
-        IP_RATE_LIMIT_PER_SECOND: '1000000',
-        IP_RATE_LIMIT_BURST: '1000000',
-      }),
-      { host: '127.0.0.1', poolSize: SERVICE_POOL_SIZE, openApi: false, clock },
-    );
-    try {
-      return await createThenExpire(pool, service.url, clock, settings, log);
-    } finally {
-      await service.close();
-    }
+    return await createThenExpire(pool, stack.url, clock, settings, log);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

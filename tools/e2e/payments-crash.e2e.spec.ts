@@ -62,7 +62,10 @@ describeWithPostgres('payments crash between append and publish', () => {
     /** Every message on the topic from its beginning, read by a fresh consumer group. */
     async function messagesOn(topic: string, waitMs: number): Promise<Array<{ id: string }>> {
       const client = new Kafka({ brokers: kafka.brokers, logLevel: logLevel.NOTHING });
-      const consumer = client.consumer({ groupId: `crash-check-${Date.now()}`, maxWaitTimeInMs: 20 });
+      const consumer = client.consumer({
+        groupId: `crash-check-${Date.now()}`,
+        maxWaitTimeInMs: 20,
+      });
       const seen: Array<{ id: string }> = [];
       await consumer.connect();
       try {
@@ -119,7 +122,12 @@ describeWithPostgres('payments crash between append and publish', () => {
       expect(balance.body).toMatchObject({ available: 20_000 - fee, pending: 0 });
 
       const got = await http.request('GET', `/v1/payments/${id}`, { bearer: merchant.testKey });
-      expect(got.body).toMatchObject({ status: 'succeeded', provider: 'mock', fee, net: 20_000 - fee });
+      expect(got.body).toMatchObject({
+        status: 'succeeded',
+        provider: 'mock',
+        fee,
+        net: 20_000 - fee,
+      });
 
       // A clean restart does not publish it again: the checkpoint moved after the publish.
       await payments.stop();
@@ -131,7 +139,9 @@ describeWithPostgres('payments crash between append and publish', () => {
       );
       expect(published).toHaveLength(1);
       // Spec 6: data.object is the payment exactly as GET /v1/payments/{id} shows it.
-      expect((published[0] as unknown as { data: { object: unknown } }).data.object).toEqual(got.body);
+      expect((published[0] as unknown as { data: { object: unknown } }).data.object).toEqual(
+        got.body,
+      );
       expect(published[0]).toMatchObject({
         type: 'payment.succeeded',
         livemode: false,

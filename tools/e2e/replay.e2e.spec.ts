@@ -25,12 +25,16 @@ describeWithPostgres('replay', () => {
     );
     const payments = await pool.query('SELECT * FROM payments ORDER BY id');
     const jobs = await pool.query('SELECT * FROM jobs ORDER BY kind, reference');
+    const subscriptions = await pool.query('SELECT * FROM subscriptions ORDER BY id');
+    const invoices = await pool.query('SELECT * FROM invoices ORDER BY id');
     return {
       merchants: merchants.rows,
       keys: keys.rows,
       members: members.rows,
       payments: payments.rows,
       jobs: jobs.rows,
+      subscriptions: subscriptions.rows,
+      invoices: invoices.rows,
     };
   };
 
@@ -53,10 +57,33 @@ describeWithPostgres('replay', () => {
         });
       }
     }
-    // The list catches the read model up, so the snapshot below is taken on a settled table.
-    await fetch(`${baseUrl}/v1/payments`, {
-      headers: { authorization: `Bearer ${flow.secretKey}` },
+    // A subscription, its first invoice and its billing clock's job.
+    const signIn = await fetch(`${baseUrl}/dashboard/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: flow.owner.email, password: flow.owner.password }),
     });
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const subscription = await fetch(
+      `${baseUrl}/dashboard/v1/merchants/${flow.merchantId}/test/subscriptions`,
+      {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'idempotency-key': 'replay-sub' },
+        body: JSON.stringify({
+          customer: { phone: '+221771234567', name: 'Awa Diop' },
+          amount: 5_000,
+          interval: 'month',
+        }),
+      },
+    );
+    expect(subscription.status).toBe(201);
+    // The lists catch the read models up, so the snapshot below is taken on settled tables.
+    for (const path of ['/v1/payments', '/v1/subscriptions']) {
+      await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${flow.secretKey}` } });
+    }
   });
 
   afterAll(async () => {
@@ -70,11 +97,14 @@ describeWithPostgres('replay', () => {
     const before = await snapshot(db.pool);
     expect(before.keys.length).toBeGreaterThanOrEqual(4);
     expect(before.payments).toHaveLength(2);
-    expect(before.jobs).toHaveLength(1);
+    // The open payment's expiry and the subscription's billing clock.
+    expect(before.jobs.map((job) => job.kind).sort()).toEqual(['billing.tick', 'payment.expire']);
+    expect(before.subscriptions).toHaveLength(1);
+    expect(before.invoices).toHaveLength(1);
     // Lose the read model: only the streams remain.
     await db.pool.query(
       'DELETE FROM api_keys; DELETE FROM merchant_members; DELETE FROM merchants; ' +
-        'DELETE FROM jobs; DELETE FROM payments',
+        'DELETE FROM jobs; DELETE FROM payments; DELETE FROM invoices; DELETE FROM subscriptions',
     );
 
     const replay = startProcess({
@@ -93,7 +123,7 @@ describeWithPostgres('replay', () => {
     expect(answers.every((status) => status === 200)).toBe(true);
     const summary = replay.lines.find((line) => line.startsWith('Replayed '));
     expect(summary).toMatch(
-      /^Replayed (\d+) events into 3 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
+      /^Replayed (\d+) events into 4 projection\(s\) in [\d.]+ s \(\d+ events\/s\)\.$/,
     );
     expect(Number(summary!.match(/^Replayed (\d+)/)![1])).toBeGreaterThan(before.keys.length);
 
@@ -114,7 +144,7 @@ describeWithPostgres('replay', () => {
     const exit = await replay.exited;
     expect(exit.code).toBe(1);
     expect(replay.lines.join('\n')).toContain(
-      'Unknown projection nope (projections: identity-merchants, payments, payouts)',
+      'Unknown projection nope (projections: identity-merchants, payments, payouts, billing)',
     );
   });
 });

@@ -70,13 +70,66 @@ describe('webhook event payloads in the OpenAPI document', () => {
       phone: REFUSED_RECIPIENT,
       action_id: 'refused',
     });
+    // Billing: a 2-cycle subscription paid to `completed` (invoice.created and invoice.paid
+    // twice, subscription.completed), one left unpaid past due, then canceled (invoice.created,
+    // invoice.overdue, subscription.past_due, subscription.canceled).
+    const subscriptions = `/dashboard/v1/merchants/${merchant.merchantId}/test/subscriptions`;
+    const newSubscription = async (key: string) => {
+      const created = await merchant.owner.post(subscriptions, {
+        idempotencyKey: key,
+        body: {
+          customer: { phone: '+221771234567', name: 'Awa Diop' },
+          amount: 5_000,
+          interval: 'month',
+          billing_cycles: 2,
+        },
+      });
+      expect(created.status).toBe(201);
+      return created.body as { id: string; latest_invoice: { id: string } };
+    };
+    const advance = async (id: string, advanceKey: string) => {
+      const advanced = await service.http.post(`/v1/subscriptions/${id}/test_advance`, {
+        bearer: key,
+        idempotencyKey: advanceKey,
+      });
+      expect(advanced.status).toBe(200);
+      return advanced.body as { status: string; latest_invoice: { id: string; status: string } };
+    };
+    const payInvoice = async (invoiceId: string) => {
+      // The hosted invoice page's "Payer" makes the invoice's payment; the sandbox then pays it.
+      await service.http.post(`/invoices/${invoiceId}/pay`);
+      const invoice = await service.http.get(`/v1/invoices/${invoiceId}`, { bearer: key });
+      await testHelper(service.http, key, invoice.body.payment as string, 'succeed');
+      await eventually(
+        () => service.http.get(`/v1/invoices/${invoiceId}`, { bearer: key }),
+        (answer) => answer.body.status === 'paid',
+      );
+    };
+    const paid = await newSubscription('paid');
+    await payInvoice(paid.latest_invoice.id);
+    // Reminders and the first invoice's due date pass, then the second period starts.
+    let latest = await advance(paid.id, 'paid-1');
+    while (latest.latest_invoice.id === paid.latest_invoice.id) {
+      latest = await advance(paid.id, `paid-${Math.random()}`);
+    }
+    await payInvoice(latest.latest_invoice.id);
+    const unpaid = await newSubscription('unpaid');
+    while ((await advance(unpaid.id, `unpaid-${Math.random()}`)).status !== 'past_due');
+    const canceled = await service.http.post(`/v1/subscriptions/${unpaid.id}/cancel`, {
+      bearer: key,
+      idempotencyKey: 'cancel-unpaid',
+      body: { at_period_end: false },
+    });
+    expect(canceled.body.status).toBe('canceled');
     // The refund and the payouts end once the sandbox's settlement time passes on the clock.
+    // Nine of billing's, and the payment.succeeded of each of the two paid invoices.
+    const billingEvents = 11;
     await eventually(
       async () => {
         service.clock.advance(1_000);
         return hooks.requests.length;
       },
-      (count) => count === 6,
+      (count) => count === 6 + billingEvents,
     );
     for (const received of hooks.requests) {
       delivered.push(
@@ -91,10 +144,16 @@ describe('webhook event payloads in the OpenAPI document', () => {
   });
   afterAll(() => webhooks?.close());
 
-  it('names one schema per event type: its `type` the only value, `data.object` the payment or payout', () => {
+  it('names one schema per event type: its `type` the only value, `data.object` its object', () => {
     const { schemas } = document.components;
+    const objects: Record<string, string> = {
+      payment: 'PaymentEventData',
+      payout: 'PayoutEventData',
+      invoice: 'InvoiceEventData',
+      subscription: 'SubscriptionEventData',
+    };
     for (const type of Object.keys(DOCUMENTED_WEBHOOK_EVENTS)) {
-      const data = type.startsWith('payout.') ? 'PayoutEventData' : 'PaymentEventData';
+      const data = objects[type.split('.')[0]!];
       expect({ type, properties: schemas[webhookEventSchemaName(type)]?.properties }).toEqual({
         type,
         properties: {
@@ -112,10 +171,16 @@ describe('webhook event payloads in the OpenAPI document', () => {
     expect(schemas.PayoutEventData!.properties).toEqual({
       object: { $ref: '#/components/schemas/PayoutReply' },
     });
+    expect(schemas.InvoiceEventData!.properties).toEqual({
+      object: { $ref: '#/components/schemas/InvoiceReply' },
+    });
+    expect(schemas.SubscriptionEventData!.properties).toEqual({
+      object: { $ref: '#/components/schemas/SubscriptionReply' },
+    });
   });
 
   it('validates each delivered body against the schema of its type', async () => {
-    expect(delivered.map((event) => event.type).sort()).toEqual(
+    expect([...new Set(delivered.map((event) => event.type))].sort()).toEqual(
       Object.keys(DOCUMENTED_WEBHOOK_EVENTS).sort(),
     );
     // `GET /v1/events/{id}` answers one of the event schemas, told apart by `type` (each allows

@@ -91,7 +91,7 @@ export class TrafficChecker {
 }
 
 /** The hosted pages (HTML, their form posts and redirects) and the document: not API routes. */
-const PAGES = /^\/(?:checkout|sandbox|docs)(?:\/|$)|^\/favicon\.ico$/;
+const PAGES = /^\/(?:checkout|sandbox|docs|invoices)(?:\/|$)|^\/favicon\.ico$/;
 
 /** The document with `additionalProperties: false` on every object schema that names its own. */
 function strict<T>(node: T): T {

@@ -1,3 +1,4 @@
+import { billingProjections } from '@xaalis/billing-application';
 import type { Projection } from '@xaalis/database';
 import { identityProjections } from '@xaalis/identity';
 import { paymentsProjections } from '@xaalis/payments-application';
@@ -8,5 +9,10 @@ import { payoutsProjections } from '@xaalis/payouts-application';
  * its app registers with its ProjectionRunner.
  */
 export function allProjections(): Projection[] {
-  return [...identityProjections(), ...paymentsProjections(), ...payoutsProjections()];
+  return [
+    ...identityProjections(),
+    ...paymentsProjections(),
+    ...payoutsProjections(),
+    ...billingProjections(),
+  ];
 }

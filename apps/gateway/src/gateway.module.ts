@@ -9,6 +9,10 @@ import { DashboardAgentWalletsController } from './agent-wallets/dashboard-agent
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { AuthController } from './auth/auth.controller';
 import { BalanceController } from './balance/balance.controller';
+import { DashboardSubscriptionsController } from './billing/dashboard-subscriptions.controller';
+import { InvoicePagesController } from './billing/invoice-pages.controller';
+import { InvoicesController } from './billing/invoices.controller';
+import { SubscriptionsController } from './billing/subscriptions.controller';
 import { CheckoutPagesController } from './checkout/checkout-pages.controller';
 import { ProviderNotificationsController } from './checkout/provider-notifications.controller';
 import { PublicPaymentsController } from './checkout/public-payments.controller';
@@ -47,8 +51,12 @@ import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
     AgentKeysController,
     AgentController,
     PayoutsController,
+    SubscriptionsController,
+    DashboardSubscriptionsController,
+    InvoicesController,
     PublicPaymentsController,
     CheckoutPagesController,
+    InvoicePagesController,
     ProviderNotificationsController,
     WebhookEndpointsController,
     WebhookDeliveriesController,

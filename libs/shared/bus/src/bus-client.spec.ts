@@ -36,7 +36,10 @@ describe('createBusClient', () => {
 
     expect(client).toBeInstanceOf(ClientKafka);
     expect(kafkaSetup(client)).toEqual({
-      replies: expect.arrayContaining(['payouts.balance.get.reply', 'payments.payment.create.reply']),
+      replies: expect.arrayContaining([
+        'payouts.balance.get.reply',
+        'payments.payment.create.reply',
+      ]),
       producerOnly: false,
       groupId: 'gateway-client',
     });
@@ -45,7 +48,11 @@ describe('createBusClient', () => {
 
   it('listens only for the replies of the patterns the app calls', () => {
     expect(kafkaSetup(createBusClient('payments', { kafkaBrokers }))).toMatchObject({
-      replies: ['payouts.ledger.hold.reply', 'payouts.ledger.settle.reply', 'payouts.ledger.release.reply'],
+      replies: [
+        'payouts.ledger.hold.reply',
+        'payouts.ledger.settle.reply',
+        'payouts.ledger.release.reply',
+      ],
       producerOnly: false,
     });
   });

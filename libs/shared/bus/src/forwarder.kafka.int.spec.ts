@@ -1,5 +1,6 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { InMemoryEventStore, type RecordedEvent } from '@xaalis/event-store';
 import { describeWithKafka, startKafkaMock, type KafkaMock } from '@xaalis/testing';
 import { createBusClient, type BusClient, type BusOptions } from './bus-client';
@@ -22,7 +23,7 @@ const toIntegrationEvents = (event: RecordedEvent): IntegrationEvent[] =>
           livemode: false,
           created_at: event.createdAt.toISOString(),
           source: { stream: event.streamName, revision: Number(event.revision) },
-          data: { object: event.data as Record<string, unknown> },
+          data: { object: bareEventObject(event.data as Record<string, unknown>) },
         },
       ];
 

@@ -1,5 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { InMemoryEventStore, type RecordedEvent } from '@xaalis/event-store';
 import { InMemoryCheckpointStore, type CheckpointStore } from './checkpoint-store';
 import { EventForwarder } from './forwarder';
@@ -19,7 +20,9 @@ function toIntegrationEvents(event: RecordedEvent): IntegrationEvent[] {
       livemode: false,
       created_at: event.createdAt.toISOString(),
       source: { stream: event.streamName, revision: Number(event.revision) },
-      data: { object: { object: 'payment', id: data.paymentId, amount: data.amount } },
+      data: {
+        object: bareEventObject({ object: 'payment', id: data.paymentId, amount: data.amount }),
+      },
     },
   ];
 }

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { defer, type Observable } from 'rxjs';
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { PostgresEventStore, type RecordedEvent } from '@xaalis/event-store';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
 import { PostgresCheckpointStore } from './checkpoint-store';
@@ -188,7 +189,7 @@ describeWithPostgres('bus on Postgres', () => {
         livemode: true,
         created_at: event.createdAt.toISOString(),
         source: { stream: event.streamName, revision: Number(event.revision) },
-        data: { object: event.data as Record<string, unknown> },
+        data: { object: bareEventObject(event.data as Record<string, unknown>) },
       },
     ];
 

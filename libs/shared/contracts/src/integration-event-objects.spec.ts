@@ -94,9 +94,38 @@ describe('validateIntegrationEvent', () => {
     ]);
   });
 
-  it('checks only that the object is an object for a type nobody publishes yet', () => {
-    const invoice = { ...paymentSucceeded({ object: 'invoice' }), type: 'invoice.paid' };
+  it('checks invoice events against the invoice: a wrong object is refused, naming the field', () => {
+    const invoice = {
+      id: 'in_01JF00000000000000000000000000',
+      object: 'invoice',
+      livemode: false,
+      subscription: 'sub_01JF0000000000000000000000',
+      period_index: 0,
+      period_start: '2026-11-01T10:00:00.000Z',
+      period_end: '2026-12-01T10:00:00.000Z',
+      amount: 5000,
+      currency: 'XOF',
+      status: 'paid',
+      payment: 'pay_01JF0000000000000000000000',
+      hosted_invoice_url: 'http://localhost:3000/invoices/in_01JF00000000000000000000000000/pay',
+      due_at: '2026-11-04T10:00:00.000Z',
+      grace_ends_at: '2026-11-18T10:00:00.000Z',
+      paid_at: '2026-11-02T10:00:00.000Z',
+      reminders_sent: 0,
+      created_at: '2026-11-01T10:00:00.000Z',
+    };
+    const paid = { ...paymentSucceeded(invoice), type: 'invoice.paid' };
 
-    expect(validateIntegrationEvent(invoice).data.object).toEqual({ object: 'invoice' });
+    expect(validateIntegrationEvent(paid).data.object).toEqual(invoice);
+    expect(
+      refusal(() =>
+        validateIntegrationEvent({ ...paid, data: { object: { ...invoice, status: 'late' } } }),
+      ).details,
+    ).toEqual([
+      {
+        field: 'data.object.status',
+        issue: 'status must be one of the following values: open, paid, void, uncollectible',
+      },
+    ]);
   });
 });

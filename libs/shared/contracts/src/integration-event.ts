@@ -14,6 +14,7 @@ import {
 import { DomainError, validationError } from '@xaalis/kernel';
 import { AccountObject } from './identity/account.object';
 import { PaymentReply } from './payments/payments.replies';
+import { InvoiceReply, SubscriptionReply } from './billing/subscriptions.replies';
 import { PayoutReply } from './payouts/agent-wallets.replies';
 import { ISO_MS, idPattern } from './shared/formats';
 import {
@@ -35,6 +36,12 @@ export const INTEGRATION_EVENT_OBJECTS = {
   'payment.refunded': PaymentReply,
   'payout.succeeded': PayoutReply,
   'payout.failed': PayoutReply,
+  'invoice.created': InvoiceReply,
+  'invoice.paid': InvoiceReply,
+  'invoice.overdue': InvoiceReply,
+  'subscription.past_due': SubscriptionReply,
+  'subscription.canceled': SubscriptionReply,
+  'subscription.completed': SubscriptionReply,
   'account.updated': AccountObject,
 } satisfies Partial<Record<IntegrationEventType, MessageClass<object>>>;
 

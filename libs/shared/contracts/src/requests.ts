@@ -1,3 +1,4 @@
+import { BILLING_REQUESTS } from './billing/billing.requests';
 import { AGENT_WALLET_REQUESTS } from './payouts/agent-wallets.requests';
 import type { RequestContract } from './shared/request-contract';
 import { ListRequest } from './shared/merchant-scope';
@@ -86,6 +87,7 @@ export const WEBHOOKS_EVENT_LIST = 'webhooks.event.list';
  * `<owner>.<noun>.<verb>`; on Kafka it is the request topic and `<pattern>.reply` the reply topic.
  */
 export const REQUESTS = {
+  ...BILLING_REQUESTS,
   ...AGENT_WALLET_REQUESTS,
   [PAYOUTS_BALANCE_GET]: {
     owner: 'payouts',
@@ -119,13 +121,15 @@ export const REQUESTS = {
   } satisfies RequestContract<AgentKeyFindRequest, AgentKeyFindReply>,
   [PAYMENTS_CREATE]: {
     owner: 'payments',
-    callers: ['gateway'],
+    // Billing: an invoice is paid by a payment it makes and follows.
+    callers: ['gateway', 'billing'],
     request: CreatePaymentRequest,
     reply: PaymentReply,
   } satisfies RequestContract<CreatePaymentRequest, PaymentReply>,
   [PAYMENTS_GET]: {
     owner: 'payments',
-    callers: ['gateway'],
+    // Billing: an invoice is paid by a payment it makes and follows.
+    callers: ['gateway', 'billing'],
     request: PaymentRef,
     reply: PaymentReply,
   } satisfies RequestContract<PaymentRef, PaymentReply>,
@@ -233,7 +237,8 @@ export const REQUESTS = {
   } satisfies RequestContract<WebhookDeliveryRef, WebhookDeliveryReply>,
   [WEBHOOKS_EVENT_GET]: {
     owner: 'webhooks',
-    callers: ['gateway'],
+    // Billing: a test advance answers once its events are recorded (issue 20).
+    callers: ['gateway', 'billing'],
     request: WebhookEventRef,
     reply: WebhookEventReply,
   } satisfies RequestContract<WebhookEventRef, WebhookEventReply>,

@@ -7,5 +7,6 @@ export * from './mode';
 export * from './api-bounds';
 export * from './payment-bounds';
 export * from './payout-bounds';
+export * from './billing-bounds';
 export * from './records';
 export * from './bounded-map';

@@ -1,4 +1,5 @@
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { payloadBody, toWebhookPayload } from './event-payload';
 
 const event: IntegrationEvent = {
@@ -8,7 +9,13 @@ const event: IntegrationEvent = {
   livemode: false,
   created_at: '2026-11-22T10:00:00.000Z',
   source: { stream: 'payment-pay_01JF0000000000000000000000', revision: 2 },
-  data: { object: { id: 'pay_01JF0000000000000000000000', object: 'payment', amount: 5000 } },
+  data: {
+    object: bareEventObject({
+      id: 'pay_01JF0000000000000000000000',
+      object: 'payment',
+      amount: 5000,
+    }),
+  },
 };
 
 describe('webhook payload (spec 2.10)', () => {

@@ -555,6 +555,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a subscription */
+        get: operations["SubscriptionsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List subscriptions, newest first */
+        get: operations["SubscriptionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a subscription, now or at the end of its period */
+        post: operations["SubscriptionsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subscriptions/{id}/test_advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test helper: move a test subscription to its next billing event */
+        post: operations["SubscriptionsController_testAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/v1/merchants/{merchantId}/{mode}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a subscription */
+        post: operations["DashboardSubscriptionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/v1/merchants/{merchantId}/{mode}/subscriptions/{id}/test_advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a test subscription to its next billing event */
+        post: operations["DashboardSubscriptionsController_testAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an invoice */
+        get: operations["InvoicesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first */
+        get: operations["InvoicesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public/payments/{id}/pay": {
         parameters: {
             query?: never;
@@ -1322,6 +1458,212 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        SubscriptionCustomerReply: {
+            /** @example +221771234567 */
+            phone: string;
+            /** @example Awa Diop */
+            name: string;
+            /** Format: email */
+            email: string | null;
+        };
+        InvoiceReply: {
+            /** @example in_01JD8ZP5V6W7X8Y9Z0A1B2C3D40000 */
+            id: string;
+            /** @enum {string} */
+            object: "invoice";
+            livemode: boolean;
+            /**
+             * @description The owning subscription
+             * @example sub_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            subscription: string;
+            /** @description 0 for the period starting at creation */
+            period_index: number;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            /** @description XOF */
+            amount: number;
+            /** @enum {string} */
+            currency: "XOF";
+            /** @enum {string} */
+            status: "open" | "paid" | "void" | "uncollectible";
+            /** @description The current payment attempt; a confirmed failed attempt may be replaced */
+            payment: string | null;
+            /**
+             * Format: uri
+             * @description Stable customer link, payable until `grace_ends_at`
+             */
+            hosted_invoice_url: string;
+            /**
+             * Format: date-time
+             * @description Overdue after this time, still payable in grace
+             */
+            due_at: string;
+            /** Format: date-time */
+            grace_ends_at: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            reminders_sent: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SubscriptionReply: {
+            /** @example sub_01JD8ZP5V6W7X8Y9Z0A1B2C3D4 */
+            id: string;
+            /** @enum {string} */
+            object: "subscription";
+            livemode: boolean;
+            /** @enum {string} */
+            status: "active" | "past_due" | "canceled" | "completed";
+            customer: components["schemas"]["SubscriptionCustomerReply"];
+            /** @description XOF per period */
+            amount: number;
+            /** @enum {string} */
+            currency: "XOF";
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            interval_count: number;
+            /** @description null: no fixed number */
+            billing_cycles: number | null;
+            cycles_paid: number;
+            /** Format: date-time */
+            current_period_start: string;
+            /** Format: date-time */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description null once nothing more will be billed
+             */
+            next_invoice_at: string | null;
+            cancel_at_period_end: boolean;
+            /** Format: date-time */
+            canceled_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            days_until_due: number;
+            cancel_after_days: number;
+            description: string | null;
+            client_reference: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            latest_invoice: components["schemas"]["InvoiceReply"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        CancelSubscriptionDto: {
+            /** @description true: no invoice after the current one, canceled at the end of the period; false or absent: canceled now */
+            at_period_end?: boolean;
+        };
+        PendingPaymentReply: {
+            /** @example pay_01JD8ZP5V6W7X8Y9Z0A1B2C3D4 */
+            id: string;
+            /** @enum {string} */
+            status: "requires_payment_method" | "processing" | "succeeded" | "failed" | "expired" | "refunded";
+        };
+        CanceledSubscriptionReply: {
+            /** @example sub_01JD8ZP5V6W7X8Y9Z0A1B2C3D4 */
+            id: string;
+            /** @enum {string} */
+            object: "subscription";
+            livemode: boolean;
+            /** @enum {string} */
+            status: "active" | "past_due" | "canceled" | "completed";
+            customer: components["schemas"]["SubscriptionCustomerReply"];
+            /** @description XOF per period */
+            amount: number;
+            /** @enum {string} */
+            currency: "XOF";
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            interval_count: number;
+            /** @description null: no fixed number */
+            billing_cycles: number | null;
+            cycles_paid: number;
+            /** Format: date-time */
+            current_period_start: string;
+            /** Format: date-time */
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description null once nothing more will be billed
+             */
+            next_invoice_at: string | null;
+            cancel_at_period_end: boolean;
+            /** Format: date-time */
+            canceled_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            days_until_due: number;
+            cancel_after_days: number;
+            description: string | null;
+            client_reference: string | null;
+            metadata: {
+                [key: string]: string;
+            };
+            latest_invoice: components["schemas"]["InvoiceReply"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Present when a provider payment is still in flight: it may settle after cancellation */
+            pending_payment?: components["schemas"]["PendingPaymentReply"];
+        };
+        SubscriptionCustomerDto: {
+            /** @example +221771234567 */
+            phone: string;
+            /**
+             * @description Counted in characters (code points)
+             * @example Awa Diop
+             */
+            name: string;
+            /**
+             * Format: email
+             * @example awa@example.sn
+             */
+            email?: string | null;
+        };
+        CreateSubscriptionDto: {
+            customer: components["schemas"]["SubscriptionCustomerDto"];
+            /**
+             * @description XOF per period
+             * @example 15000
+             */
+            amount: number;
+            /**
+             * @description The only currency, and the default
+             * @enum {string}
+             */
+            currency?: "XOF";
+            /** @enum {string} */
+            interval: "day" | "week" | "month" | "year";
+            /** @description Intervals per period; 1 when absent */
+            interval_count?: number;
+            /** @description Periods to bill; null or absent: no fixed number */
+            billing_cycles?: number | null;
+            /** @description Days from an invoice's creation to its due date; 3 when absent */
+            days_until_due?: number;
+            /** @description Days of grace after the due date before the subscription is canceled; 14 when absent */
+            cancel_after_days?: number;
+            /**
+             * @description Counted in characters (code points); shown on the hosted invoice page
+             * @example Abonnement fibre
+             */
+            description?: string | null;
+            /**
+             * @description Counted in characters (code points)
+             * @example contrat-1042
+             */
+            client_reference?: string | null;
+            /**
+             * @example {
+             *       "contract": "1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         PublicPayDto: {
             /** @enum {string} */
             provider: "wave" | "orange_money";
@@ -1552,6 +1894,120 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             data: components["schemas"]["PayoutEventData"];
+        };
+        InvoiceEventData: {
+            object: components["schemas"]["InvoiceReply"];
+        };
+        /** @description A period started and its invoice is `open`: send the customer its `hosted_invoice_url`. */
+        InvoiceCreatedEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.created";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["InvoiceEventData"];
+        };
+        /** @description The invoice was paid (`paid_at`); its net was added to `available`. */
+        InvoicePaidEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.paid";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["InvoiceEventData"];
+        };
+        /** @description The invoice passed `due_at` unpaid; it stays payable until `grace_ends_at`. */
+        InvoiceOverdueEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.overdue";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["InvoiceEventData"];
+        };
+        SubscriptionEventData: {
+            object: components["schemas"]["SubscriptionReply"];
+        };
+        /** @description An invoice of the subscription passed `due_at` unpaid. */
+        SubscriptionPastDueEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.past_due";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["SubscriptionEventData"];
+        };
+        /** @description Canceled: by the merchant, at the period end it was asked for, or when an invoice stayed unpaid past `grace_ends_at`. */
+        SubscriptionCanceledEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.canceled";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["SubscriptionEventData"];
+        };
+        /** @description The last of `billing_cycles` was paid. */
+        SubscriptionCompletedEvent: {
+            /**
+             * @description Also the `Xaalis-Event-Id` header; deduplicate on it
+             * @example evt_01JD8ZP5V6W7X8Y9Z0A1B2C3D4
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "subscription.completed";
+            /** @description Test and live events go to the same URL */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            data: components["schemas"]["SubscriptionEventData"];
         };
         RollWebhookSecretDto: {
             /** @description Hours the replaced secret keeps signing beside the new one (two `v1` values), 24 by default; 0 stops it at once. */
@@ -5376,6 +5832,763 @@ export interface operations {
             };
         };
     };
+    SubscriptionsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription (spec 2.3), its latest invoice embedded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+                status?: "active" | "past_due" | "canceled" | "completed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscriptions, newest first (CONTRACT 4); `status` filters. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["SubscriptionReply"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_cancel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`. */
+                "idempotency-key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelSubscriptionDto"];
+            };
+        };
+        responses: {
+            /** @description The subscription; `pending_payment` names the provider payment still in flight, if any, which may settle after cancellation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanceledSubscriptionReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: idempotency_conflict, invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["InvalidStateError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    SubscriptionsController_testAdvance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`. */
+                "idempotency-key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription after its next billing event (test mode only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: idempotency_conflict, invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["InvalidStateError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    DashboardSubscriptionsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`. */
+                "idempotency-key": string;
+            };
+            path: {
+                mode: "test" | "live";
+                merchantId: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionDto"];
+            };
+        };
+        responses: {
+            /** @description The subscription (spec 2.3), `active`, with its first invoice `open`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    DashboardSubscriptionsController_testAdvance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`. */
+                "idempotency-key": string;
+            };
+            path: {
+                id: string;
+                mode: "test" | "live";
+                merchantId: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription after its next billing event (test mode only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: idempotency_conflict, invalid_state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"] | components["schemas"]["InvalidStateError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    InvoicesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice (spec 2.4). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    InvoicesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+                /** @description Only the invoices of this subscription */
+                subscription?: string;
+                status?: "open" | "paid" | "void" | "uncollectible";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoices, newest first (CONTRACT 4); `subscription` and `status` filter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["InvoiceReply"][];
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
     PublicPaymentsController_pay: {
         parameters: {
             query: {
@@ -6237,7 +7450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PayoutSucceededEvent"] | components["schemas"]["PayoutFailedEvent"];
+                    "application/json": components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PayoutSucceededEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoiceOverdueEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionCanceledEvent"] | components["schemas"]["SubscriptionCompletedEvent"];
                 };
             };
             /** @description Error: validation_error */
@@ -6319,7 +7532,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "list";
-                        data: (components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PayoutSucceededEvent"] | components["schemas"]["PayoutFailedEvent"])[];
+                        data: (components["schemas"]["PaymentSucceededEvent"] | components["schemas"]["PaymentFailedEvent"] | components["schemas"]["PaymentExpiredEvent"] | components["schemas"]["PaymentRefundedEvent"] | components["schemas"]["PayoutSucceededEvent"] | components["schemas"]["PayoutFailedEvent"] | components["schemas"]["InvoiceCreatedEvent"] | components["schemas"]["InvoicePaidEvent"] | components["schemas"]["InvoiceOverdueEvent"] | components["schemas"]["SubscriptionPastDueEvent"] | components["schemas"]["SubscriptionCanceledEvent"] | components["schemas"]["SubscriptionCompletedEvent"])[];
                         has_more: boolean;
                     };
                 };

@@ -181,7 +181,8 @@ describe('in-process bus', () => {
         defaultValue: undefined,
       });
       // The fixture's object is a bare record: the envelope's check leaves `data.object` unread.
-      const objectOf = (sent: IntegrationEvent) => sent.data.object as Record<string, unknown>;
+      const objectOf = (sent: IntegrationEvent) =>
+        sent.data.object as unknown as Record<string, unknown>;
       objectOf(inboxes.payouts.events[0]!).amount = 1;
 
       expect(objectOf(inboxes.webhooks.events[0]!).amount).toBe(5000);

@@ -22,6 +22,7 @@ import {
   type BalanceReply,
   type BalanceRequest,
 } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { notFound } from '@xaalis/kernel';
 import { busServerStrategy, type BusOptions } from '../bus-client';
 
@@ -147,7 +148,13 @@ export function newIntegrationEvent(overrides: Partial<IntegrationEvent> = {}): 
     livemode: false,
     created_at: '2026-11-22T10:00:00.000Z',
     source: { stream: 'payment-pay_01JF0000000000000000000000', revision: 2 },
-    data: { object: { object: 'payment', id: 'pay_01JF0000000000000000000000', amount: 5000 } },
+    data: {
+      object: bareEventObject({
+        object: 'payment',
+        id: 'pay_01JF0000000000000000000000',
+        amount: 5000,
+      }),
+    },
     ...overrides,
   };
 }

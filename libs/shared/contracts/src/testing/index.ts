@@ -1,4 +1,6 @@
+import type { EventObject } from '../integration-event';
 import type { PaymentReply } from '../payments/payments.replies';
+import type { IntegrationEventType } from '../shared/integration-event-types';
 
 /**
  * A payment as `GET /v1/payments/{id}` and the payment events show it: valid against
@@ -30,3 +32,12 @@ export function newPaymentObject(overrides: Partial<PaymentReply> = {}): Payment
     ...overrides,
   };
 }
+
+/**
+ * A bare record standing for `data.object` in a test of the envelope alone (the bus, the
+ * forwarder, the intake): what they carry unread. A consumer that reads the object validates it
+ * against its type's class, which such a record would not pass.
+ */
+export const bareEventObject = (
+  object: Record<string, unknown>,
+): EventObject<IntegrationEventType> => object as unknown as EventObject<IntegrationEventType>;

@@ -8,7 +8,7 @@ import type { WebhookEventType } from './webhooks.messages';
  * description. `data.object` is the class every consumer validates the event's object against
  * (`INTEGRATION_EVENT_OBJECTS`), so the document and the checks hold to one shape. The OpenAPI
  * document gets one schema per line, named after the type (`payment.succeeded` →
- * `PaymentSucceededEvent`). Billing adds its own here when it starts sending them.
+ * `PaymentSucceededEvent`).
  */
 export const DOCUMENTED_WEBHOOK_EVENTS = {
   'payment.succeeded': 'The provider confirmed the payment; its net was added to `available`.',
@@ -21,6 +21,15 @@ export const DOCUMENTED_WEBHOOK_EVENTS = {
     "The money reached the recipient's wallet; amount and fee have left `pending`.",
   'payout.failed':
     'The provider refused the payout, or reversed it: amount and fee are back in `available`.',
+  'invoice.created':
+    'A period started and its invoice is `open`: send the customer its `hosted_invoice_url`.',
+  'invoice.paid': 'The invoice was paid (`paid_at`); its net was added to `available`.',
+  'invoice.overdue': 'The invoice passed `due_at` unpaid; it stays payable until `grace_ends_at`.',
+  'subscription.past_due': 'An invoice of the subscription passed `due_at` unpaid.',
+  'subscription.canceled':
+    'Canceled: by the merchant, at the period end it was asked for, or when an invoice ' +
+    'stayed unpaid past `grace_ends_at`.',
+  'subscription.completed': 'The last of `billing_cycles` was paid.',
 } satisfies Partial<Record<WebhookEventType & PublishedEventType, string>>;
 
 type DocumentedType = keyof typeof DOCUMENTED_WEBHOOK_EVENTS;

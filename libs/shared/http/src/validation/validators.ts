@@ -1,13 +1,23 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Length, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
-import { PHONE_PATTERN, URL_MAX_LENGTH } from '@xaalis/kernel';
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_LENGTH,
+  PHONE_PATTERN,
+  URL_MAX_LENGTH,
+} from '@xaalis/kernel';
 
 /** Defined once in the kernel, beside the other bounds DTOs, messages and deciders share. */
-export { PHONE_PATTERN, URL_MAX_LENGTH };
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_KEY_MAX_LENGTH = 40;
-export const METADATA_VALUE_MAX_LENGTH = 500;
+export {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_KEYS,
+  METADATA_VALUE_MAX_LENGTH,
+  PHONE_PATTERN,
+  URL_MAX_LENGTH,
+};
 
 export function IsPhone(options?: ValidationOptions): PropertyDecorator {
   return Matches(PHONE_PATTERN, {

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { IntegrationEvent } from '@xaalis/contracts';
+import { bareEventObject } from '@xaalis/contracts/testing';
 import { newId, type Mode } from '@xaalis/kernel';
 import type { WebhookEndpoints } from '../webhook-endpoints';
 import { recordEvent } from '../webhook-intake';
@@ -16,7 +17,7 @@ export const newPaymentEvent = (merchantId: string, livemode = false): Integrati
   livemode,
   created_at: NOW.toISOString(),
   source: { stream: 'payment-1', revision: 1 },
-  data: { object: { id: 'pay_1', object: 'payment', amount: 2_500 } },
+  data: { object: bareEventObject({ id: 'pay_1', object: 'payment', amount: 2_500 }) },
 });
 
 /** A new active endpoint of the merchant wanting `eventTypes`, its URL naming them. */

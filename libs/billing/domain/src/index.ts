@@ -1,0 +1,10 @@
+export * from './billing-period';
+export * from './invoice-id';
+export * from './billing-schedule';
+export * from './subscription.events';
+export * from './subscription.commands';
+export * from './subscription.state';
+export * from './subscription.decide';
+export * from './subscription.view';
+export * from './subscription.integration-events';
+export { subscriptionIssues } from './subscription.validation';
