@@ -10,6 +10,7 @@ import {
 } from '@xaalis/billing-domain';
 import { CONFIG, EVENT_STORE, type XaalisConfig } from '@xaalis/config';
 import type { EventStore } from '@xaalis/event-store';
+import { BillingCommands } from './billing.commands';
 import { billingIntegrationEvents } from './billing-integration-events';
 
 /**
@@ -24,8 +25,10 @@ export class BillingViews {
   constructor(
     @Inject(CONFIG) private readonly config: XaalisConfig,
     @Inject(EVENT_STORE) store: EventStore,
+    commands: BillingCommands,
   ) {
-    this.integrationEvents = (recorded) => billingIntegrationEvents(store, this.links())(recorded);
+    this.integrationEvents = (recorded) =>
+      billingIntegrationEvents(store, this.links(), commands.subscriptions)(recorded);
   }
 
   private links(): BillingLinks {

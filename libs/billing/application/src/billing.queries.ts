@@ -43,14 +43,21 @@ export class BillingQueries {
     private readonly commands: BillingCommands,
   ) {}
 
-  async findSubscription(subscriptionId: string): Promise<Subscription | undefined> {
+  /**
+   * Read from what this process last folded of the subscription (`BillingCommands.subscriptions`).
+   * With `cached`, what the cache holds is taken as it is, without asking the store: for a
+   * judgement that a command on the stream makes again (the billing clock's), never for what a
+   * client reads.
+   */
+  async findSubscription(
+    subscriptionId: string,
+    options: { cached?: boolean } = {},
+  ): Promise<Subscription | undefined> {
     if (!SUBSCRIPTION_ID.test(subscriptionId)) return undefined;
-    const folded = await foldStream(
-      this.store,
-      subscriptionStream(subscriptionId),
-      SUBSCRIPTION_FOLD,
-      this.commands.subscriptions,
-    );
+    const stream = subscriptionStream(subscriptionId);
+    const folded =
+      (options.cached ? this.commands.subscriptions.get(stream) : undefined) ??
+      (await foldStream(this.store, stream, SUBSCRIPTION_FOLD, this.commands.subscriptions));
     return folded && exists(folded.state) ? folded.state : undefined;
   }
 

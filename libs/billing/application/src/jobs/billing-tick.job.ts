@@ -31,7 +31,8 @@ export class BillingTickJob implements JobHandler {
   ) {}
 
   async run(job: Job): Promise<JobResult> {
-    let subscription = await this.queries.findSubscription(job.reference);
+    // The Tick below is decided on the stream as it is: a stale cache only costs a retry.
+    let subscription = await this.queries.findSubscription(job.reference, { cached: true });
     if (!subscription) return jobDone;
     for (;;) {
       const now = this.clock.now();
