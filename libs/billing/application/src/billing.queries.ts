@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import {
-  evolve,
   exists,
   findInvoice,
-  initialState,
   subscriptionIdOfInvoice,
   subscriptionStream,
   type Invoice,
@@ -18,7 +16,7 @@ import { notFound, type InvoiceStatus, type Mode, type SubscriptionStatus } from
 import { BillingCommands } from './billing.commands';
 import { BILLING_PROJECTION_RUNNER } from './billing.tokens';
 import { fromStored, type StoredInvoice, type StoredSubscription } from './stored-subscription';
-import { subscriptionEventOf } from './subscription-event-guards';
+import { SUBSCRIPTION_FOLD } from './subscription-event-guards';
 
 export interface Page {
   limit: number;
@@ -26,7 +24,6 @@ export interface Page {
 }
 
 const SUBSCRIPTION_ID = /^sub_[0-9A-Za-z]{20,40}$/;
-const SUBSCRIPTION_FOLD = { initialState, evolve, asEvent: subscriptionEventOf };
 
 /**
  * Reads of subscriptions and invoices. One subscription is folded from its stream, the truth, and

@@ -1,5 +1,7 @@
 import type { RecordedEvent, StoredFact } from '@xaalis/event-store';
 import {
+  evolve,
+  initialState,
   SUBSCRIPTION_EVENT_TYPES,
   SUBSCRIPTION_STREAM_PREFIX,
   type SubscriptionEvent,
@@ -17,3 +19,6 @@ export const asSubscriptionEvent = (recorded: RecordedEvent): SubscriptionEvent 
   recorded.streamName.startsWith(SUBSCRIPTION_STREAM_PREFIX)
     ? subscriptionEventOf(recorded)
     : undefined;
+
+/** How a subscription's stream folds, for `foldStream` and `foldStreamTo`. */
+export const SUBSCRIPTION_FOLD = { initialState, evolve, asEvent: subscriptionEventOf };

@@ -1,5 +1,7 @@
 import type { RecordedEvent, StoredFact } from '@xaalis/event-store';
 import {
+  evolve,
+  initialState,
   PAYMENT_EVENT_TYPES,
   PAYMENT_STREAM_PREFIX,
   type PaymentEvent,
@@ -20,3 +22,6 @@ export function asPaymentEvent(recorded: RecordedEvent): PaymentEvent | undefine
     ? paymentEventOf(recorded)
     : undefined;
 }
+
+/** How a payment's stream folds, for `aggregateStream` and `foldStreamTo`. */
+export const PAYMENT_FOLD = { initialState, evolve, asEvent: paymentEventOf };

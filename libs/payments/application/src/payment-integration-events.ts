@@ -1,17 +1,15 @@
 import { integrationEventId } from '@xaalis/bus';
 import type { IntegrationEvent } from '@xaalis/contracts';
-import type { EventStore, RecordedEvent } from '@xaalis/event-store';
-import { assertNever, fold, livemode } from '@xaalis/kernel';
+import { foldStreamTo, type EventStore, type RecordedEvent } from '@xaalis/event-store';
+import { assertNever, livemode } from '@xaalis/kernel';
 import {
-  evolve,
   exists,
-  initialState,
   toPaymentObject,
   type Payment,
   type PaymentEvent,
   type PaymentLinks,
 } from '@xaalis/payments-domain';
-import { asPaymentEvent } from './payment-event-guard';
+import { asPaymentEvent, PAYMENT_FOLD } from './payment-event-guard';
 
 type PaymentEventType =
   'payment.succeeded' | 'payment.failed' | 'payment.expired' | 'payment.refunded';
@@ -51,11 +49,7 @@ export function paymentIntegrationEvents(
     const event = asPaymentEvent(recorded);
     const type = event && paymentEventType(event);
     if (!type) return [];
-    const { events } = await store.readStream(recorded.streamName, {
-      maxCount: Number(recorded.revision) + 1,
-    });
-    const history = events.map(asPaymentEvent).filter((e): e is PaymentEvent => e !== undefined);
-    const payment = fold(evolve, initialState(), history);
+    const payment = await foldStreamTo(store, recorded, PAYMENT_FOLD);
     if (!exists(payment)) return [];
     return [
       {

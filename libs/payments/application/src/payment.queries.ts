@@ -6,15 +6,13 @@ import type { EventStore } from '@xaalis/event-store';
 import { requireCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
 import {
-  evolve,
   exists,
-  initialState,
   paymentStream,
   type Payment,
   type PaymentStatus,
   type RefundStatus,
 } from '@xaalis/payments-domain';
-import { paymentEventOf } from './payment-event-guard';
+import { PAYMENT_FOLD } from './payment-event-guard';
 import { PaymentCommands } from './payment.commands.service';
 import { PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
 
@@ -58,11 +56,7 @@ export class PaymentQueries {
 
   async find(paymentId: string): Promise<Payment | undefined> {
     if (!/^pay_[0-9A-Za-z]{20,40}$/.test(paymentId)) return undefined;
-    const { state } = await this.store.aggregateStream(paymentStream(paymentId), {
-      initialState,
-      evolve,
-      asEvent: paymentEventOf,
-    });
+    const { state } = await this.store.aggregateStream(paymentStream(paymentId), PAYMENT_FOLD);
     return exists(state) ? state : undefined;
   }
 

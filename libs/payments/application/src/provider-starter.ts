@@ -66,7 +66,9 @@ export class ProviderStarter {
           redirectUrl: result.redirectUrl,
         };
       case 'unknown':
-        this.logger.warn(`${provider} start of ${payment.paymentId}: unknown outcome (${result.reason})`);
+        this.logger.warn(
+          `${provider} start of ${payment.paymentId}: unknown outcome (${result.reason})`,
+        );
         return { provider, providerReference: null, redirectUrl: null };
       case 'refused':
         this.logger.warn(`${provider} refused ${payment.paymentId}: ${result.reason}`);

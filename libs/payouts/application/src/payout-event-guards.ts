@@ -1,6 +1,10 @@
 import type { RecordedEvent, StoredFact } from '@xaalis/event-store';
 import {
   AGENT_WALLET_EVENT_TYPES,
+  evolveAgentWallet,
+  evolvePayout,
+  initialAgentWalletState,
+  initialPayoutState,
   AGENT_WALLET_STREAM_PREFIX,
   PAYOUT_EVENT_TYPES,
   PAYOUT_STREAM_PREFIX,
@@ -29,3 +33,16 @@ export const asAgentWalletEvent = (recorded: RecordedEvent): AgentWalletEvent | 
 
 export const asPayoutEvent = (recorded: RecordedEvent): PayoutEvent | undefined =>
   recorded.streamName.startsWith(PAYOUT_STREAM_PREFIX) ? payoutEventOf(recorded) : undefined;
+
+/** How a wallet's and a payout's streams fold, for `foldStream` and `foldStreamTo`. */
+export const WALLET_FOLD = {
+  initialState: initialAgentWalletState,
+  evolve: evolveAgentWallet,
+  asEvent: agentWalletEventOf,
+};
+
+export const PAYOUT_FOLD = {
+  initialState: initialPayoutState,
+  evolve: evolvePayout,
+  asEvent: payoutEventOf,
+};

@@ -1,15 +1,19 @@
 import { integrationEventId } from '@xaalis/bus';
 import type { IntegrationEvent } from '@xaalis/contracts';
-import type { EventStore, RecordedEvent } from '@xaalis/event-store';
-import { assertNever, fold, livemode } from '@xaalis/kernel';
 import {
-  evolvePayout,
-  initialPayoutState,
+  foldStreamTo,
+  type EventStore,
+  type FoldCache,
+  type RecordedEvent,
+} from '@xaalis/event-store';
+import { assertNever, livemode } from '@xaalis/kernel';
+import {
   payoutExists,
   toPayoutObject,
   type PayoutEvent,
+  type PayoutState,
 } from '@xaalis/payouts-domain';
-import { asPayoutEvent, payoutEventOf } from './payout-event-guards';
+import { asPayoutEvent, PAYOUT_FOLD } from './payout-event-guards';
 
 type PayoutEventType = 'payout.succeeded' | 'payout.failed';
 
@@ -35,16 +39,12 @@ export function payoutEventType(event: PayoutEvent): PayoutEventType | undefined
  * after this event (its stream folded up to the event), so a republish carries the same object
  * and the same event id.
  */
-export function payoutIntegrationEvents(store: EventStore) {
+export function payoutIntegrationEvents(store: EventStore, cache?: FoldCache<PayoutState>) {
   return async (recorded: RecordedEvent): Promise<IntegrationEvent<PayoutEventType>[]> => {
     const event = asPayoutEvent(recorded);
     const type = event && payoutEventType(event);
     if (!type) return [];
-    const { events } = await store.readStream(recorded.streamName, {
-      maxCount: Number(recorded.revision) + 1,
-    });
-    const history = events.map(payoutEventOf).filter((e): e is PayoutEvent => e !== undefined);
-    const payout = fold(evolvePayout, initialPayoutState(), history);
+    const payout = await foldStreamTo(store, recorded, PAYOUT_FOLD, cache);
     if (!payoutExists(payout)) return [];
     return [
       {

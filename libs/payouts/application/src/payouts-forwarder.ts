@@ -10,6 +10,7 @@ import { BUS_CLIENT, EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { EventStore } from '@xaalis/event-store';
 import { PAYOUT_STREAM_PREFIX } from '@xaalis/payouts-domain';
 import { payoutIntegrationEvents } from './payout-integration-events';
+import { PayoutsCommands } from './payouts.commands';
 
 /**
  * Publishes `payout.succeeded` and `payout.failed` from the payout streams, resuming from its
@@ -23,12 +24,13 @@ export class PayoutsForwarder implements OnApplicationBootstrap, OnApplicationSh
     @Inject(EVENT_STORE) store: EventStore,
     @Inject(PG_POOL) pool: Pool,
     @Inject(BUS_CLIENT) client: BusClient,
+    commands: PayoutsCommands,
   ) {
     this.forwarder = new EventForwarder({
       store,
       name: 'payouts',
       streamPrefixes: [PAYOUT_STREAM_PREFIX],
-      toIntegrationEvents: payoutIntegrationEvents(store),
+      toIntegrationEvents: payoutIntegrationEvents(store, commands.payouts),
       client,
       checkpoints: new PostgresCheckpointStore(pool),
     });

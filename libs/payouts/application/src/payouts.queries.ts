@@ -8,10 +8,6 @@ import { notFound, type Mode } from '@xaalis/kernel';
 import {
   agentWalletExists,
   agentWalletStream,
-  evolveAgentWallet,
-  evolvePayout,
-  initialAgentWalletState,
-  initialPayoutState,
   payoutExists,
   payoutStream,
   type AgentWallet,
@@ -19,7 +15,7 @@ import {
   type Payout,
   type PayoutAccepted,
 } from '@xaalis/payouts-domain';
-import { agentWalletEventOf, payoutEventOf } from './payout-event-guards';
+import { agentWalletEventOf, PAYOUT_FOLD, WALLET_FOLD } from './payout-event-guards';
 import { PayoutsCommands } from './payouts.commands';
 import { PAYOUTS_PROJECTION_RUNNER } from './payouts.tokens';
 
@@ -29,16 +25,6 @@ export interface Page {
 }
 
 const WALLET_ID = /^aw_[0-9A-Za-z]{20,40}$/;
-const WALLET_FOLD = {
-  initialState: initialAgentWalletState,
-  evolve: evolveAgentWallet,
-  asEvent: agentWalletEventOf,
-};
-const PAYOUT_FOLD = {
-  initialState: initialPayoutState,
-  evolve: evolvePayout,
-  asEvent: payoutEventOf,
-};
 const PAYOUT_ID = /^po_[0-9A-Za-z]{20,40}$/;
 
 /**

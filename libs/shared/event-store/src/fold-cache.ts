@@ -1,4 +1,4 @@
-import type { EventStore, StoredFact } from './event-store';
+import type { EventStore, RecordedEvent, StoredFact } from './event-store';
 
 /** A stream's state folded up to `revision`, and the position of the event at that revision. */
 export interface FoldedStream<State> {
@@ -80,4 +80,29 @@ export async function foldStream<State, Event>(
   const folded = { state, revision: currentRevision, position: last?.position ?? cached!.position };
   cache?.set(stream, folded);
   return folded;
+}
+
+/**
+ * The stream folded up to `recorded`, that event included: the object an integration event shows
+ * "right after this event", the same on every republish. From `cache` when it holds the stream at
+ * exactly that revision (this process appended the event and nothing came after: the usual case
+ * for a forwarder following its own context's commands), else read from the store up to it.
+ */
+export async function foldStreamTo<State, Event>(
+  store: EventStore,
+  recorded: Pick<RecordedEvent, 'streamName' | 'revision'>,
+  fold: FoldOptions<State, Event>,
+  cache?: FoldCache<State>,
+): Promise<State> {
+  const cached = cache?.get(recorded.streamName);
+  if (cached?.revision === recorded.revision) return cached.state;
+  const { events } = await store.readStream(recorded.streamName, {
+    maxCount: Number(recorded.revision) + 1,
+  });
+  let state = fold.initialState();
+  for (const stored of events) {
+    const event = fold.asEvent(stored);
+    if (event !== undefined) state = fold.evolve(state, event);
+  }
+  return state;
 }
