@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     if (only.has('payments')) results.push(...(await paymentPairs(pool, db.url, settings)));
     if (only.has('webhooks')) results.push(...(await webhookPairs(pool, db.url, settings)));
     if (only.has('payouts')) results.push(...(await payoutPairs(pool, db.url, settings, log)));
-    if (only.has('billing')) results.push(...(await billingPairs(pool, db.url, settings, log)));
+    if (only.has('billing')) results.push(...(await billingPairs(settings, log)));
     if (only.has('jobs')) {
       const create = results.find(({ subject }) => subject.name === 'POST /v1/payments');
       results.push(...(await jobPairs(pool, db.url, settings, log, create?.subject)));

@@ -1,8 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
+import { createPool } from '@xaalis/database';
 import { FixedClock, randomToken } from '@xaalis/kernel';
-import { rawInsert } from './baselines';
-import { call, signUpMerchant, startEmbeddedStack, type BenchMerchant } from './gateway';
+import { createTestDatabase } from '@xaalis/testing';
+import { createBaselineTable, rawInsert } from './baselines';
+import {
+  call,
+  SERVICE_POOL_SIZE,
+  signUpMerchant,
+  startEmbeddedStack,
+  type BenchMerchant,
+} from './gateway';
 import { measureInterleaved, untilIdle, type Measurement } from './measure';
 import type { Judged } from './report';
 
@@ -42,6 +50,26 @@ interface Settings {
  * `invoice.created` is in the webhooks' delivery table (an endpoint takes every event).
  */
 export async function billingPairs(
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<Judged[]> {
+  // A database of its own: the clock moves a day, and the other lines' open payments would fall
+  // due (their expiries) together with the subscriptions.
+  const db = await createTestDatabase();
+  const pool = createPool(db.url, {
+    applicationName: 'xaalis-bench-billing',
+    max: SERVICE_POOL_SIZE,
+  });
+  try {
+    await createBaselineTable(pool);
+    return await billingClock(pool, db.url, settings, log);
+  } finally {
+    await pool.end();
+    await db.drop();
+  }
+}
+
+async function billingClock(
   pool: Pool,
   databaseUrl: string,
   settings: Settings,

@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { subscriptionIdOfInvoice } from '@xaalis/billing-domain';
 import { CLOCK } from '@xaalis/config';
 import type { PaymentReply } from '@xaalis/contracts';
 import { DomainError, type Clock } from '@xaalis/kernel';
@@ -56,13 +55,14 @@ export class InvoicePayments {
     payment: PaymentReply,
   ): Promise<{ subscriptionId: string; invoiceId: string } | undefined> {
     const invoiceId = payment.metadata['invoice'];
-    const subscriptionId = invoiceId && subscriptionIdOfInvoice(invoiceId);
-    if (!invoiceId || !subscriptionId) return undefined;
-    const subscription = await this.queries.findSubscription(subscriptionId);
-    if (!subscription || subscription.merchantId !== merchantId) {
-      this.logger.warn(`payment ${payment.id} names invoice ${invoiceId}, not its merchant's`);
+    if (invoiceId === undefined) return undefined;
+    const found = await this.queries.findInvoice(invoiceId);
+    if (!found || found.subscription.merchantId !== merchantId) {
+      this.logger.warn(
+        `payment ${payment.id} names invoice ${invoiceId}, not one of its merchant's`,
+      );
       return undefined;
     }
-    return { subscriptionId, invoiceId };
+    return { subscriptionId: found.subscription.subscriptionId, invoiceId };
   }
 }

@@ -36,6 +36,8 @@ export function jobSchedulerProvider(input: {
   /** Names the logger: `<name>Jobs`. */
   name: string;
   handlers: Array<Type<JobHandler>>;
+  /** Runs at once (`JobSchedulerOptions.concurrency`); the scheduler's default when omitted. */
+  concurrency?: number;
 }): FactoryProvider<JobScheduler> {
   return {
     provide: input.provide,
@@ -46,6 +48,7 @@ export function jobSchedulerProvider(input: {
         clock,
         leaseMs: config.jobLeaseMs,
         handlers,
+        concurrency: input.concurrency,
         logger: new Logger(`${input.name}Jobs`),
       }),
   };
