@@ -16,6 +16,7 @@ import {
   type PublicInvoiceRef,
   type PublicInvoiceReply,
 } from '@xaalis/contracts';
+import { failpoint } from '@xaalis/failpoints';
 import { DomainError, invalidState, newId, notFound, type Clock } from '@xaalis/kernel';
 import { BillingCommands } from './billing.commands';
 import { BillingQueries } from './billing.queries';
@@ -114,6 +115,7 @@ export class InvoicesService {
         }
         throw error;
       }
+      failpoint('billing.checkout.after_attempt');
       const payment = await this.createPayment(
         subscription,
         invoice,

@@ -33,6 +33,8 @@ export const FAILPOINTS = [
   'payouts.send.before_provider_call',
   /** The provider answered a payout; its answer is not recorded yet. */
   'payouts.send.after_provider_call',
+  /** An invoice's payment attempt is recorded on its subscription; the payment is not made yet. */
+  'billing.checkout.after_attempt',
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];
