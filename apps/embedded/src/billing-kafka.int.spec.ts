@@ -1,23 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
 import { ClientKafka } from '@nestjs/microservices';
-import { BillingModule } from '@xaalis/app-billing';
-import { GatewayModule } from '@xaalis/app-gateway';
-import { PaymentsModule } from '@xaalis/app-payments';
-import { PayoutsModule } from '@xaalis/app-payouts';
-import { WebhooksModule } from '@xaalis/app-webhooks';
-import { BUS_CLIENT, loadConfig } from '@xaalis/config';
-import type { AppName } from '@xaalis/contracts';
+import { BUS_CLIENT } from '@xaalis/config';
 import { randomToken } from '@xaalis/kernel';
-import { expectLedgerBalanced } from '@xaalis/ledger';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
-import { bootApp, createInfrastructure, type Infrastructure } from '@xaalis/runtime';
+import { describeWithKafka, describeWithPostgres } from '@xaalis/testing';
 import {
-  describeWithKafka,
-  describeWithPostgres,
-  startKafkaMock,
-  type KafkaMock,
-} from '@xaalis/testing';
+  eventually,
+  jsonClient,
+  startAppsOverKafka,
+  type AppsOverKafka,
+  type Json,
+} from './testing/apps-over-kafka';
 
 /**
  * CONTRACT 7 across processes: the gateway, payments, billing, payouts and webhooks as five apps
@@ -33,139 +24,28 @@ const AMOUNT = 15_000;
 /** The test helper's success is a mock payment: 1 % fee. */
 const NET = AMOUNT - 150;
 
-// Bodies are checked field by field; typing each would restate spec 2.3, 2.4 and 2.10.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-interface Answer {
-  status: number;
-  body: Json;
-  headers: Headers;
-}
-
-/** fetch with JSON in and out, the bearer or the session cookie, and an idempotency key. */
-function client(url: string) {
-  let cookie: string | undefined;
-  return async (
-    method: string,
-    path: string,
-    options: {
-      bearer?: string;
-      body?: unknown;
-      idempotencyKey?: string;
-      idempotent?: boolean;
-    } = {},
-  ): Promise<Answer> => {
-    const headers: Record<string, string> = {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-    else if (cookie) headers.cookie = cookie;
-    const key =
-      options.idempotencyKey ??
-      (options.idempotent ? `int-${randomBytes(12).toString('hex')}` : undefined);
-    if (key) headers['idempotency-key'] = key;
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      redirect: 'manual',
-    });
-    const session = response.headers.getSetCookie().find((line) => line.includes('session_token='));
-    if (session) cookie = session.split(';')[0];
-    const text = await response.text();
-    const json = (response.headers.get('content-type') ?? '').includes('json') && text !== '';
-    return {
-      status: response.status,
-      body: json ? JSON.parse(text) : text,
-      headers: response.headers,
-    };
-  };
-}
-
-/** Polls `probe` until `done` holds or 20 s pass; returns the last value for the assertion. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const APPS: Array<[AppName, unknown]> = [
-  ['gateway', GatewayModule],
-  ['payments', PaymentsModule],
-  ['billing', BillingModule],
-  ['payouts', PayoutsModule],
-  ['webhooks', WebhooksModule],
-];
-
 describeWithPostgres('subscriptions, distributed', () => {
   describeWithKafka(
     'gateway, payments, billing, payouts and webhooks as five apps over Kafka',
     () => {
-      let kafka: KafkaMock;
-      let db: ThrowawayDatabase;
-      const infras: Infrastructure[] = [];
-      const apps: INestApplication[] = [];
-      let url: string;
+      let apps: AppsOverKafka;
 
       beforeAll(async () => {
-        kafka = await startKafkaMock();
-        db = await createThrowawayDatabase({ prefix: 'int_billing_kafka', poolMax: 2 });
-        const config = loadConfig({
-          PORT: '0',
-          LOG_LEVEL: 'error',
-          SECRET_HASH_KEY: randomToken(48),
-          AUTH_SECRET: randomToken(48),
-          IP_RATE_LIMIT_BURST: '10000',
-          IP_RATE_LIMIT_PER_SECOND: '10000',
-          RATE_LIMIT_BURST: '10000',
-          RATE_LIMIT_PER_SECOND: '10000',
-          DATABASE_URL: db.url,
-          KAFKA_BROKERS: kafka.brokers.join(','),
+        apps = await startAppsOverKafka({
+          apps: ['gateway', 'payments', 'billing', 'payouts', 'webhooks'],
+          prefix: 'int_billing_kafka',
         });
-        const bus = { kafkaBrokers: kafka.brokers, kafkaMaxWaitMs: 20 };
-        for (const [name] of APPS)
-          infras.push(await createInfrastructure(config, { applicationName: `int-${name}` }));
-        // A consumer group's first join takes 3 s on the mock cluster: join all five at once.
-        apps.push(
-          ...(await Promise.all(
-            APPS.map(([app, module], n) =>
-              bootApp({
-                app,
-                module: module as never,
-                infra: infras[n]!,
-                bus,
-                logger: false,
-                ...(app === 'gateway' ? { port: 0, host: '127.0.0.1' } : {}),
-              }),
-            ),
-          )),
-        );
-        url = (await apps[0]!.getUrl()).replace('[::1]', '127.0.0.1');
-        // The hosted invoice link is on the gateway's origin, whose port is known only now.
-        for (const infra of infras) infra.config.publicBaseUrl = url;
       });
 
-      afterAll(async () => {
-        try {
-          if (infras[3]) await expectLedgerBalanced(infras[3].pool);
-        } finally {
-          for (const app of apps) await app.close();
-          for (const infra of infras) await infra.close();
-          await db?.drop();
-          await kafka?.stop();
-        }
-      });
+      afterAll(() => apps?.close());
 
       it('the gateway and billing ask over Kafka: no in-process route between apps', () => {
-        expect(apps[0]!.get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
-        expect(apps[2]!.get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
+        expect(apps.app('gateway').get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
+        expect(apps.app('billing').get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
       });
 
       it('created from the dashboard, advanced, paid on its hosted page: the invoice paid and the balance credited', async () => {
-        const call = client(url);
+        const call = jsonClient(apps.url);
         const signUp = await call('POST', '/dashboard/v1/auth/sign-up', {
           body: {
             email: `billing-${randomToken(8)}@int.xaalis.test`,
@@ -213,7 +93,7 @@ describeWithPostgres('subscriptions, distributed', () => {
         });
         const subscriptionId: string = created.body.id;
         const invoice = created.body.latest_invoice;
-        expect(invoice.hosted_invoice_url).toBe(`${url}/invoices/${invoice.id}/pay`);
+        expect(invoice.hosted_invoice_url).toBe(`${apps.url}/invoices/${invoice.id}/pay`);
 
         // Billing's forwarder → Kafka → the webhooks app's events.
         const opened = await eventually(

@@ -1,20 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
 import { ClientKafka } from '@nestjs/microservices';
-import { GatewayModule } from '@xaalis/app-gateway';
-import { PaymentsModule } from '@xaalis/app-payments';
-import { PayoutsModule } from '@xaalis/app-payouts';
-import { BUS_CLIENT, loadConfig } from '@xaalis/config';
+import { BUS_CLIENT } from '@xaalis/config';
 import { randomToken } from '@xaalis/kernel';
-import { expectLedgerBalanced } from '@xaalis/ledger';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
-import { bootApp, createInfrastructure, type Infrastructure } from '@xaalis/runtime';
+import { describeWithKafka, describeWithPostgres } from '@xaalis/testing';
 import {
-  describeWithKafka,
-  describeWithPostgres,
-  startKafkaMock,
-  type KafkaMock,
-} from '@xaalis/testing';
+  eventually,
+  jsonClient,
+  startAppsOverKafka,
+  type AppsOverKafka,
+} from './testing/apps-over-kafka';
 
 /**
  * Issue 19, item 7: agent wallets, agent keys and payouts when the gateway, payments and payouts
@@ -27,114 +20,26 @@ import {
 // Long enough for the reads between acceptance and the end to see the payout in flight.
 const SETTLE_MS = 1_000;
 
-// Bodies are checked field by field; typing each would restate spec 2.5 and 2.6.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-/** fetch with JSON in and out, the bearer or the session cookie, and a fresh idempotency key. */
-function client(url: string) {
-  let cookie: string | undefined;
-  return async (
-    method: string,
-    path: string,
-    options: { bearer?: string; body?: unknown; idempotent?: boolean } = {},
-  ): Promise<{ status: number; body: Json }> => {
-    const headers: Record<string, string> = {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-    else if (cookie) headers.cookie = cookie;
-    if (options.idempotent) headers['idempotency-key'] = `int-${randomBytes(12).toString('hex')}`;
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const session = response.headers.getSetCookie().find((line) => line.includes('session_token='));
-    if (session) cookie = session.split(';')[0];
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
-}
-
-/** Polls `probe` until `done` holds or 15 s pass; returns the last value for the assertion. */
-async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describeWithPostgres('agent payouts, distributed', () => {
   describeWithKafka('gateway, payments and payouts as three apps over Kafka', () => {
-    let kafka: KafkaMock;
-    let db: ThrowawayDatabase;
-    const infras: Infrastructure[] = [];
-    const apps: INestApplication[] = [];
-    let url: string;
+    let apps: AppsOverKafka;
 
     beforeAll(async () => {
-      kafka = await startKafkaMock();
-      db = await createThrowawayDatabase({ prefix: 'int_payouts_kafka', poolMax: 2 });
-      const config = loadConfig({
-        PORT: '0',
-        LOG_LEVEL: 'error',
-        SECRET_HASH_KEY: randomToken(48),
-        AUTH_SECRET: randomToken(48),
-        IP_RATE_LIMIT_BURST: '10000',
-        IP_RATE_LIMIT_PER_SECOND: '10000',
-        RATE_LIMIT_BURST: '10000',
-        RATE_LIMIT_PER_SECOND: '10000',
-        SANDBOX_SETTLE_MS: String(SETTLE_MS),
-        DATABASE_URL: db.url,
-        KAFKA_BROKERS: kafka.brokers.join(','),
+      apps = await startAppsOverKafka({
+        apps: ['gateway', 'payments', 'payouts'],
+        prefix: 'int_payouts_kafka',
+        env: { SANDBOX_SETTLE_MS: String(SETTLE_MS) },
       });
-      const bus = { kafkaBrokers: kafka.brokers, kafkaMaxWaitMs: 20 };
-      for (const name of ['gateway', 'payments', 'payouts'])
-        infras.push(await createInfrastructure(config, { applicationName: `int-${name}` }));
-      // A consumer group's first join takes 3 s on the mock cluster: join all three at once.
-      apps.push(
-        ...(await Promise.all([
-          bootApp({
-            app: 'gateway',
-            module: GatewayModule,
-            infra: infras[0]!,
-            bus,
-            port: 0,
-            host: '127.0.0.1',
-            logger: false,
-          }),
-          bootApp({
-            app: 'payments',
-            module: PaymentsModule,
-            infra: infras[1]!,
-            bus,
-            logger: false,
-          }),
-          bootApp({ app: 'payouts', module: PayoutsModule, infra: infras[2]!, bus, logger: false }),
-        ])),
-      );
-      url = (await apps[0]!.getUrl()).replace('[::1]', '127.0.0.1');
     });
 
-    afterAll(async () => {
-      try {
-        if (infras[2]) await expectLedgerBalanced(infras[2].pool);
-      } finally {
-        for (const app of apps) await app.close();
-        for (const infra of infras) await infra.close();
-        await db?.drop();
-        await kafka?.stop();
-      }
-    });
+    afterAll(() => apps?.close());
 
     it('the gateway asks over Kafka: no in-process route to payments or payouts', () => {
-      expect(apps[0]!.get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
+      expect(apps.app('gateway').get(BUS_CLIENT)).toBeInstanceOf(ClientKafka);
     });
 
     it('a funded merchant: wallet, agent key and agent payout over HTTP; the sandbox pays it out', async () => {
-      const call = client(url);
+      const call = jsonClient(apps.url);
       const user = {
         email: `payouts-${randomToken(8)}@int.xaalis.test`,
         password: randomToken(16),
