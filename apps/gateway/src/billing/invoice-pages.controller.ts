@@ -8,9 +8,9 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { RateLimit, statusFor } from '@xaalis/http';
+import { RateLimit } from '@xaalis/http';
 import { DomainError } from '@xaalis/kernel';
-import { htmlPageHeaders, newCspNonce, renderMessagePage, safeHttpUrl } from '../pages';
+import { newCspNonce, safeHttpUrl, sendPage } from '../pages';
 import { invoicePayPath, renderInvoicePage } from './pages/invoice-page';
 
 /**
@@ -31,7 +31,7 @@ export class InvoicePagesController {
   @Get()
   async show(@Param('id') id: string, @Res() reply: FastifyReply) {
     const nonce = newCspNonce();
-    await this.page(reply, nonce, async () => {
+    await sendPage(reply, nonce, messageFor, async () => {
       const view = await request(this.bus, BILLING_INVOICE_PUBLIC_GET, { invoice_id: id });
       return renderInvoicePage({ view, nonce });
     });
@@ -46,7 +46,7 @@ export class InvoicePagesController {
   @Post()
   async pay(@Param('id') id: string, @Res() reply: FastifyReply) {
     const nonce = newCspNonce();
-    await this.page(reply, nonce, async () => {
+    await sendPage(reply, nonce, messageFor, async () => {
       const { checkout_url } = await request(this.bus, BILLING_INVOICE_CHECKOUT, {
         invoice_id: id,
         // Read on each use: with PORT=0 the composition root learns the port after listening.
@@ -61,25 +61,6 @@ export class InvoicePagesController {
         .send();
       return undefined;
     });
-  }
-
-  private async page(
-    reply: FastifyReply,
-    nonce: string,
-    render: () => Promise<string | undefined>,
-  ): Promise<void> {
-    let body: string | undefined;
-    let status = 200;
-    try {
-      body = await render();
-      if (body === undefined) return;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      status = statusFor(error.code);
-      body = renderMessagePage({ ...messageFor(error), nonce, status });
-      if (error.code === 'rate_limited') throw error;
-    }
-    void reply.status(status).headers(htmlPageHeaders(nonce)).send(body);
   }
 }
 

@@ -9,9 +9,9 @@ import {
   request,
   type BusRequester,
 } from '@xaalis/contracts';
-import { RateLimit, statusFor } from '@xaalis/http';
+import { RateLimit } from '@xaalis/http';
 import { CUSTOMER_PROVIDERS, type CustomerProvider, DomainError } from '@xaalis/kernel';
-import { htmlPageHeaders, newCspNonce, renderMessagePage } from '../pages';
+import { newCspNonce, sendPage } from '../pages';
 import { renderCheckoutPage, renderSandboxPage } from './pages';
 
 /**
@@ -33,7 +33,7 @@ export class CheckoutPagesController {
   @Get('checkout/:id')
   async checkout(@Param('id') id: string, @Query('cs') cs: unknown, @Res() reply: FastifyReply) {
     const nonce = newCspNonce();
-    await this.page(reply, nonce, async () => {
+    await sendPage(reply, nonce, messageFor, async () => {
       const view = await request(this.bus, PAYMENTS_PUBLIC_GET, {
         payment_id: id,
         client_secret: secretOf(cs),
@@ -50,7 +50,7 @@ export class CheckoutPagesController {
     @Res() reply: FastifyReply,
   ) {
     const nonce = newCspNonce();
-    await this.page(reply, nonce, async () => {
+    await sendPage(reply, nonce, messageFor, async () => {
       const payment = await request(this.bus, PAYMENTS_SANDBOX_GET, {
         payment_id: id,
         client_secret: secretOf(cs),
@@ -80,7 +80,7 @@ export class CheckoutPagesController {
     @Res() reply: FastifyReply,
   ) {
     const nonce = newCspNonce();
-    await this.page(reply, nonce, async () => {
+    await sendPage(reply, nonce, messageFor, async () => {
       if (action !== 'approve' && action !== 'decline')
         throw new DomainError('not_found', 'No such page.');
       await request(this.bus, PAYMENTS_SANDBOX_ACT, {
@@ -94,25 +94,6 @@ export class CheckoutPagesController {
       void reply.status(303).header('location', back).header('cache-control', 'no-store').send();
       return undefined;
     });
-  }
-
-  private async page(
-    reply: FastifyReply,
-    nonce: string,
-    render: () => Promise<string | undefined>,
-  ): Promise<void> {
-    let body: string | undefined;
-    let status = 200;
-    try {
-      body = await render();
-      if (body === undefined) return;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      status = statusFor(error.code);
-      body = renderMessagePage({ ...messageFor(error), nonce, status });
-      if (error.code === 'rate_limited') throw error;
-    }
-    void reply.status(status).headers(htmlPageHeaders(nonce)).send(body);
   }
 }
 

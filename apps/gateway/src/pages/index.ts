@@ -10,3 +10,4 @@ export { icon, type IconName } from './icons';
 export { renderMessagePage, type MessagePageInput } from './message-page';
 export { dataScript, type DocumentParts, renderDocument, script } from './page-layout';
 export { safeHttpUrl } from './safe-url';
+export { sendPage } from './send-page';
