@@ -1,0 +1,57 @@
+import { assertNever, notFound } from '@xaalis/kernel';
+import type { ExchangeCreated, ExchangeEvent, ExchangeFailureReason } from './exchange.events';
+
+/** CONTRACT 8. A refunded exchange stays `failed`: the refund is how it ended for the money. */
+export const EXCHANGE_STATUSES = [
+  'awaiting_payment',
+  'processing',
+  'completed',
+  'failed',
+  'expired',
+] as const;
+export type ExchangeStatus = (typeof EXCHANGE_STATUSES)[number];
+
+export type Exchange = ExchangeCreated['data'] & {
+  status: ExchangeStatus;
+  failureReason: ExchangeFailureReason | null;
+  refundId: string | null;
+  refundedAt: string | null;
+};
+
+export type ExchangeState = Exchange | null;
+
+export const initialState = (): ExchangeState => null;
+
+export function requireExchange(state: ExchangeState): Exchange {
+  if (state === null) throw notFound('exchange');
+  return state;
+}
+
+export function evolve(state: ExchangeState, event: ExchangeEvent): ExchangeState {
+  if (event.type === 'ExchangeCreated') {
+    return {
+      ...event.data,
+      status: 'awaiting_payment',
+      failureReason: null,
+      refundId: null,
+      refundedAt: null,
+    };
+  }
+  if (state === null) return state;
+  switch (event.type) {
+    case 'ExchangeProcessing':
+      return { ...state, status: 'processing' };
+    case 'ExchangeCompleted':
+      return { ...state, status: 'completed' };
+    case 'ExchangeExpired':
+      return { ...state, status: 'expired' };
+    case 'ExchangeFailed':
+      return { ...state, status: 'failed', failureReason: event.data.reason };
+    case 'ExchangeRefundRequested':
+      return { ...state, refundId: event.data.refundId };
+    case 'ExchangeRefunded':
+      return { ...state, refundedAt: event.data.refundedAt };
+    default:
+      return assertNever(event);
+  }
+}

@@ -1,0 +1,12 @@
+/** Facts of one phone's Dakar day (stream `exchange-phone-<phone>-<YYYY-MM-DD>`). */
+export type AmountReserved = {
+  type: 'AmountReserved';
+  data: { exchangeId: string; amount: number; reservedAt: string };
+};
+
+export type AmountReleased = {
+  type: 'AmountReleased';
+  data: { exchangeId: string; amount: number; releasedAt: string };
+};
+
+export type PhoneDayEvent = AmountReserved | AmountReleased;
