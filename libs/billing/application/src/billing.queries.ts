@@ -15,7 +15,7 @@ import { requireCursor } from '@xaalis/http';
 import { notFound, type InvoiceStatus, type Mode, type SubscriptionStatus } from '@xaalis/kernel';
 import { BillingCommands } from './billing.commands';
 import { BILLING_PROJECTION_RUNNER } from './billing.tokens';
-import { fromStored, type StoredInvoice, type StoredSubscription } from './stored-subscription';
+import { fromStored, type StoredSubscription } from './stored-subscription';
 import { SUBSCRIPTION_FOLD } from './subscription-event-guards';
 
 export interface Page {
@@ -144,7 +144,7 @@ export class BillingQueries {
       after = requireCursor(rows[0], page.startingAfter);
     }
     const { rows } = await this.pool.query<{
-      invoice: StoredInvoice;
+      invoice: Invoice;
       subscription: StoredSubscription;
     }>({
       name: 'invoices_list',

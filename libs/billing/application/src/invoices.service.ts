@@ -3,7 +3,6 @@ import { subscriptionNow, type Invoice, type Subscription } from '@xaalis/billin
 import { BUS_CLIENT, CLOCK } from '@xaalis/config';
 import {
   PAYMENTS_CREATE,
-  PAYMENTS_GET,
   request,
   type BusRequester,
   type InvoiceCheckoutReply,
@@ -18,6 +17,7 @@ import {
 } from '@xaalis/contracts';
 import { failpoint } from '@xaalis/failpoints';
 import { DomainError, invalidState, newId, notFound, type Clock } from '@xaalis/kernel';
+import { findInvoicePayment } from './invoice-payment-lookup';
 import { BillingCommands } from './billing.commands';
 import { BillingQueries } from './billing.queries';
 import { BillingViews } from './billing-views';
@@ -94,7 +94,7 @@ export class InvoicesService {
       }
       if (invoice.payment !== null) {
         const payment =
-          (await this.findPayment(subscription, invoice.payment)) ??
+          (await findInvoicePayment(this.bus, subscription, invoice.payment)) ??
           (await this.createPayment(subscription, invoice, invoice.payment, request.return_url));
         if (!DEAD_ATTEMPT.has(payment.status)) return { checkout_url: payment.checkout_url };
         await this.commands.subscription(subscription.subscriptionId, {
@@ -130,22 +130,6 @@ export class InvoicesService {
   private payable(subscription: Subscription, invoice: Invoice): boolean {
     const now = subscriptionNow(subscription, this.clock.now()).getTime();
     return invoice.status === 'open' && now < Date.parse(invoice.graceEndsAt);
-  }
-
-  private async findPayment(
-    subscription: Subscription,
-    paymentId: string,
-  ): Promise<PaymentReply | undefined> {
-    try {
-      return await request(this.bus, PAYMENTS_GET, {
-        merchant_id: subscription.merchantId,
-        mode: subscription.mode,
-        payment_id: paymentId,
-      });
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'not_found') return undefined;
-      throw error;
-    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Invoice, Subscription } from '@xaalis/billing-domain';
+import type { Subscription } from '@xaalis/billing-domain';
 
 /** A subscription's state as a read model row holds it (JSON: the advance keys as an array). */
 export type StoredSubscription = Omit<Subscription, 'advanceKeys'> & { advanceKeys: string[] };
@@ -12,5 +12,3 @@ export const fromStored = (stored: StoredSubscription): Subscription => ({
   ...stored,
   advanceKeys: new Set(stored.advanceKeys),
 });
-
-export type StoredInvoice = Invoice;

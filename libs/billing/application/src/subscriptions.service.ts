@@ -2,20 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { openPaymentAttempts, type PaymentCheckout } from '@xaalis/billing-domain';
 import { BUS_CLIENT, CLOCK } from '@xaalis/config';
 import {
-  PAYMENTS_GET,
-  request,
   type BusRequester,
   type CanceledSubscriptionReply,
   type CancelSubscriptionRequest,
   type CreateSubscriptionRequest,
   type ListSubscriptionsRequest,
-  type PaymentReply,
   type SubscriptionListReply,
   type SubscriptionRef,
   type SubscriptionReply,
   type TestAdvanceRequest,
 } from '@xaalis/contracts';
-import { DomainError, notFound, type Clock } from '@xaalis/kernel';
+import { notFound, type Clock } from '@xaalis/kernel';
+import { findInvoicePayment } from './invoice-payment-lookup';
 import { BillingCommands } from './billing.commands';
 import { BillingQueries } from './billing.queries';
 import { BillingViews } from './billing-views';
@@ -108,7 +106,10 @@ export class SubscriptionsService {
       request.subscription_id,
     );
     const attempts = await Promise.all(
-      openPaymentAttempts(subscription).map((paymentId) => this.payment(request, paymentId)),
+      openPaymentAttempts(subscription).map(async (paymentId) => ({
+        paymentId,
+        payment: await findInvoicePayment(this.bus, subscription, paymentId),
+      })),
     );
     const pendingPayments: PaymentCheckout[] = attempts.map(({ paymentId, payment }) => ({
       paymentId,
@@ -142,25 +143,5 @@ export class SubscriptionsService {
     });
     await this.published.waitFor(outcome);
     return this.views.subscription(outcome.state);
-  }
-
-  /** The payment of an attempt as the payments app knows it; undefined if it never made it. */
-  private async payment(
-    scope: SubscriptionRef,
-    paymentId: string,
-  ): Promise<{ paymentId: string; payment: PaymentReply | undefined }> {
-    try {
-      const payment = await request(this.bus, PAYMENTS_GET, {
-        merchant_id: scope.merchant_id,
-        mode: scope.mode,
-        payment_id: paymentId,
-      });
-      return { paymentId, payment };
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'not_found') {
-        return { paymentId, payment: undefined };
-      }
-      throw error;
-    }
   }
 }
