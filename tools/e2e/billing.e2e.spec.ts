@@ -1,5 +1,9 @@
-import { chromium, type Browser } from 'playwright-core';
-import { describeWithChromium } from '../../apps/gateway/src/pages/testing/describe-with-chromium';
+import type { Browser } from 'playwright-core';
+import {
+  describeWithChromium,
+  launchChromium,
+  phonePage,
+} from '../../apps/gateway/src/pages/testing/describe-with-chromium';
 import {
   advance,
   awaitEvents,
@@ -151,10 +155,7 @@ describe('creating a subscription from the dashboard', () => {
 describeWithChromium('a 2-cycle subscription paid on the hosted invoice page', (executablePath) => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium(executablePath);
   });
   afterAll(async () => {
     await browser?.close();
@@ -170,16 +171,7 @@ describeWithChromium('a 2-cycle subscription paid on the hosted invoice page', (
     const [created] = await awaitEvents(http(), merchant.testKey, 'invoice.created', first.id);
     expect(created.data.object).toEqual(first);
 
-    const page = await browser.newPage({
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.setDefaultTimeout(20_000);
+    const { page, errors } = await phonePage(browser);
     await page.goto(first.hosted_invoice_url);
     const shown = await page.textContent('body');
     expect(shown).toContain('Fibre Keur Massar');

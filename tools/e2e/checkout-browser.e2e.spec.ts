@@ -1,6 +1,9 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { expectLedgerBalanced } from '@xaalis/ledger';
-import { describeWithChromium } from '../../apps/gateway/src/pages/testing/describe-with-chromium';
+import {
+  describeWithChromium,
+  launchChromium,
+} from '../../apps/gateway/src/pages/testing/describe-with-chromium';
 import { startMerchantSite } from '../../apps/gateway/src/checkout/pages/testing/stub-gateway';
 import { startInProcessService, type InProcessService } from './support/in-process-service';
 import { newTestMerchant } from './support/merchant';
@@ -18,10 +21,7 @@ describeWithChromium('hosted checkout in Chromium, through the service', (execut
   beforeAll(async () => {
     service = await startInProcessService();
     merchantSite = await startMerchantSite();
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium(executablePath);
   });
 
   afterAll(async () => {

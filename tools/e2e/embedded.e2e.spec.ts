@@ -13,7 +13,7 @@ const DEMO_KEY = /^Test secret key \(shown once\): (sk_test_\w+)$/;
 const START_TIMEOUT_MS = 120_000;
 
 /**
- * `npm start`: all five apps in one process over the in-process bus, with the embedded Postgres
+ * `npm start`: all six apps in one process over the in-process bus, with the embedded Postgres
  * (no DATABASE_URL) under a temporary DATA_DIR. Then the data dir's life across restarts: a clean
  * stop, a crash of everything (stale postmaster.pid), a crash of the service alone (an orphaned
  * Postgres server still running on the data dir).

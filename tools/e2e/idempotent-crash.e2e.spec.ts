@@ -1,14 +1,14 @@
 import type { FailpointName } from '@xaalis/failpoints';
 import { expectLedgerBalanced } from '@xaalis/ledger';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
-import { idempotencyKey, serviceEnv, sharedSecrets, tempDataDir } from './support/fixtures';
+import { startCrashableService, type RunningService } from './support/crashable-service';
+import { idempotencyKey, sharedSecrets, tempDataDir } from './support/fixtures';
 import { HttpClient, type HttpResult } from './support/http';
 import { newTestMerchant, type TestMerchant } from './support/merchant';
 import { refundHoldStatus, refundsOf } from './support/payment-records';
 import { eventually, expectBalance, succeededPayment } from './support/payments';
-import { killAllStarted, startProcess, type ManagedProcess } from './support/processes';
+import { killAllStarted } from './support/processes';
 
-const RUNNING = /^Xaalis is running at (http:\/\/localhost:\d+) /;
 const LEASE_MS = 1_000;
 
 /**
@@ -22,27 +22,21 @@ describeWithPostgres('idempotent writes retried after a crash at each step', () 
   const secrets = sharedSecrets();
   const dataDir = tempDataDir('crash-retry');
   let db: TestDatabase;
-  let survivor: { run: ManagedProcess; http: HttpClient };
+  let survivor: RunningService;
   let merchant: TestMerchant;
 
-  const start = async (failpoint?: FailpointName) => {
-    const run = startProcess({
-      name: failpoint ? `embedded (${failpoint}=crash)` : 'embedded',
-      entry: 'apps/embedded/src/main.ts',
-      env: {
-        ...serviceEnv(),
+  const start = (failpoint?: FailpointName) =>
+    startCrashableService(
+      {
         ...secrets,
         DATABASE_URL: db.url,
         DATA_DIR: dataDir.path,
         IDEMPOTENCY_LEASE_MS: String(LEASE_MS),
         // Refunds stay pending: what is counted is what the write itself did.
         SANDBOX_SETTLE_MS: '3600000',
-        ...(failpoint ? { XAALIS_FAILPOINTS: `${failpoint}=crash` } : {}),
       },
-    });
-    const [, url] = await run.waitForLine(RUNNING, 120_000);
-    return { run, http: new HttpClient(url!) };
-  };
+      failpoint,
+    );
 
   beforeAll(async () => {
     db = await createTestDatabase();

@@ -4,15 +4,15 @@ import { newId } from '@xaalis/kernel';
 import { expectLedgerBalanced, Ledger } from '@xaalis/ledger';
 import type { FakeWavePayout } from '@xaalis/provider-http/testing';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
-import { idempotencyKey, serviceEnv, sharedSecrets, tempDataDir } from './support/fixtures';
+import { startCrashableService, type RunningService } from './support/crashable-service';
+import { idempotencyKey, sharedSecrets, tempDataDir } from './support/fixtures';
 import { HttpClient, type HttpResult } from './support/http';
 import { startLiveFakes, type LiveFakes } from './support/live-providers';
 import { newTestMerchant, type TestMerchant } from './support/merchant';
 import { ledgerTransactionIds } from './support/payment-records';
 import { eventually, expectBalance, sleep } from './support/payments';
-import { killAllStarted, startProcess, type ManagedProcess } from './support/processes';
+import { killAllStarted } from './support/processes';
 
-const RUNNING = /^Xaalis is running at (http:\/\/localhost:\d+) /;
 /** The shortest the config allows: a job leased by a process that died runs again after it. */
 const JOB_LEASE_MS = 15_000;
 /** A request that died is retried, and its unclaimed hold given back, after this. */
@@ -25,11 +25,6 @@ const RECOVERY_MS = JOB_LEASE_MS + 30_000;
 const FUNDS = 100_000;
 const AMOUNT = 10_000;
 const RECIPIENT = { phone: '+221771234567', name: 'Awa Diop' };
-
-interface Service {
-  run: ManagedProcess;
-  http: HttpClient;
-}
 
 /** A merchant's live agent: a Wave wallet funded with FUNDS and one live agent key. */
 interface LiveAgent {
@@ -70,14 +65,11 @@ describeWithPostgres('payouts crashed at each step, live mode against the Wave f
   const dataDir = tempDataDir('payouts-crash');
   let db: TestDatabase;
   let fakes: LiveFakes;
-  let current: Service | undefined;
+  let current: RunningService | undefined;
 
-  const start = async (failpoint?: FailpointName): Promise<Service> => {
-    const run = startProcess({
-      name: failpoint ? `embedded (${failpoint}=crash)` : 'embedded',
-      entry: 'apps/embedded/src/main.ts',
-      env: {
-        ...serviceEnv(),
+  const start = (failpoint?: FailpointName): Promise<RunningService> =>
+    startCrashableService(
+      {
         ...secrets,
         ...fakes.env,
         DATABASE_URL: db.url,
@@ -90,12 +82,9 @@ describeWithPostgres('payouts crashed at each step, live mode against the Wave f
         IP_RATE_LIMIT_PER_SECOND: '10000',
         RATE_LIMIT_BURST: '10000',
         RATE_LIMIT_PER_SECOND: '10000',
-        ...(failpoint ? { XAALIS_FAILPOINTS: `${failpoint}=crash` } : {}),
       },
-    });
-    const [, url] = await run.waitForLine(RUNNING, 120_000);
-    return { run, http: new HttpClient(url!) };
-  };
+      failpoint,
+    );
 
   beforeAll(async () => {
     db = await createTestDatabase();

@@ -1,7 +1,7 @@
 /**
- * `npm run start:distributed`: the five apps as separate processes over Kafka, sharing DATABASE_URL
- * (and EVENTSTORE_URL when set). The gateway takes PORT; the others take the next four ports for
- * their /health and /metrics. Lines are prefixed with the app's name; Ctrl-C stops all five.
+ * `npm run start:distributed`: the six apps as separate processes over Kafka, sharing DATABASE_URL
+ * (and EVENTSTORE_URL when set). The gateway takes PORT; the others take the next five ports for
+ * their /health and /metrics. Lines are prefixed with the app's name; Ctrl-C stops all six.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
 import { billingProjections } from '@xaalis/billing-application';
+import { exchangeProjections } from '@xaalis/exchange-application';
 import type { Projection } from '@xaalis/database';
 import { identityProjections } from '@xaalis/identity';
 import { paymentsProjections } from '@xaalis/payments-application';
@@ -14,5 +15,6 @@ export function allProjections(): Projection[] {
     ...paymentsProjections(),
     ...payoutsProjections(),
     ...billingProjections(),
+    ...exchangeProjections(),
   ];
 }

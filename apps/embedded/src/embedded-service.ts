@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BillingModule } from '@xaalis/app-billing';
+import { ExchangeModule } from '@xaalis/app-exchange';
 import { GatewayModule } from '@xaalis/app-gateway';
 import { PaymentsModule } from '@xaalis/app-payments';
 import { PayoutsModule } from '@xaalis/app-payouts';
@@ -25,7 +26,7 @@ export interface EmbeddedOptions {
 }
 
 /**
- * The five apps in this one process over the in-process bus, sharing one infrastructure. The bus
+ * The six apps in this one process over the in-process bus, sharing one infrastructure. The bus
  * holds events until every app has booted: in-process events reach only apps already listening,
  * and the payments app's forwarder starts publishing its backlog as soon as that app is up.
  */
@@ -45,6 +46,7 @@ export async function startEmbeddedService(
     ['billing', BillingModule],
     ['payouts', PayoutsModule],
     ['webhooks', WebhooksModule],
+    ['exchange', ExchangeModule],
   ] as const) {
     workers.push(await bootApp({ app, module, infra, bus }));
   }

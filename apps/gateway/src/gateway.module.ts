@@ -16,6 +16,7 @@ import { SubscriptionsController } from './billing/subscriptions.controller';
 import { CheckoutPagesController } from './checkout/checkout-pages.controller';
 import { ProviderNotificationsController } from './checkout/provider-notifications.controller';
 import { PublicPaymentsController } from './checkout/public-payments.controller';
+import { PublicExchangesController } from './exchange/public-exchanges.controller';
 import { IdentityForwarder } from './identity-forwarder';
 import { MeController } from './me/me.controller';
 import { MerchantsController } from './merchants/merchants.controller';
@@ -55,6 +56,7 @@ import { WebhookSecretHandler } from './webhooks/webhook-secret.handler';
     DashboardSubscriptionsController,
     InvoicesController,
     PublicPaymentsController,
+    PublicExchangesController,
     CheckoutPagesController,
     InvoicePagesController,
     ProviderNotificationsController,

@@ -162,7 +162,9 @@ describeWithPostgres('the OpenAPI document', () => {
     );
     expect(keyOf('GET /v1/payments')).toBeUndefined();
     // Every other write takes one too, optional: all but the session's own routes, the first
-    // merchant (no merchant scopes its key yet), the customer's pay and the providers' calls.
+    // merchant (no merchant scopes its key yet), the customer's pay, the providers' calls and the
+    // public quote (no caller scopes its key: a replay would hand a quote's token to whoever
+    // guessed the key and the terms).
     const without = operations()
       .filter(({ route }) => !route.startsWith('GET '))
       .filter(({ route }) => keyOf(route) === undefined)
@@ -175,6 +177,7 @@ describeWithPostgres('the OpenAPI document', () => {
         'POST /dashboard/v1/merchants',
         'POST /providers/orange-money/callback',
         'POST /providers/wave/webhook',
+        'POST /v1/public/exchange-quotes',
         'POST /v1/public/payments/{id}/pay',
       ].sort(),
     );

@@ -6,11 +6,18 @@ import { AgentKeysHandler } from './agent-keys.handler';
 import { AgentWalletsHandler } from './agent-wallets.handler';
 import { BalanceHandler } from './balance.handler';
 import { LedgerHandler } from './ledger.handler';
+import { PayoutsHandler } from './payouts.handler';
 
 /** Payouts, agent wallets and the merchant balance ledger. */
 @Module({
   imports: [HttpEdgeModule.forRoot(), PayoutsApplicationModule],
-  controllers: [BalanceHandler, LedgerHandler, AgentKeysHandler, AgentWalletsHandler],
+  controllers: [
+    BalanceHandler,
+    LedgerHandler,
+    AgentKeysHandler,
+    AgentWalletsHandler,
+    PayoutsHandler,
+  ],
   providers: [BalanceReader],
 })
 export class PayoutsModule {}

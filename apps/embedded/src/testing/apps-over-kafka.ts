@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { BillingModule } from '@xaalis/app-billing';
+import { ExchangeModule } from '@xaalis/app-exchange';
 import { GatewayModule } from '@xaalis/app-gateway';
 import { PaymentsModule } from '@xaalis/app-payments';
 import { PayoutsModule } from '@xaalis/app-payouts';
@@ -19,6 +20,7 @@ const MODULES: Record<AppName, unknown> = {
   billing: BillingModule,
   payouts: PayoutsModule,
   webhooks: WebhooksModule,
+  exchange: ExchangeModule,
 };
 
 export interface AppsOverKafka {
@@ -30,7 +32,7 @@ export interface AppsOverKafka {
 }
 
 /**
- * Some of the five apps as separate processes would run them: each with its own infrastructure
+ * Some of the six apps as separate processes would run them: each with its own infrastructure
  * (pool, event store client, config) on one throwaway database, over Kafka (the kcat mock
  * cluster, consumers polling every 20 ms). The gateway listens on a free port of 127.0.0.1 and
  * every app's public base URL is set to it, as a deployment's PUBLIC_BASE_URL would be.

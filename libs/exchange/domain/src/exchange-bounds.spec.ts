@@ -1,9 +1,9 @@
+import { MAX_SEND_AMOUNT, MIN_SEND_AMOUNT } from '@xaalis/kernel';
 import {
+  assertValidTerms,
   dakarDay,
   exchangeFee,
   exchangeTermsIssues,
-  MAX_SEND_AMOUNT,
-  MIN_SEND_AMOUNT,
   phoneDayStream,
 } from './exchange-bounds';
 
@@ -52,14 +52,36 @@ describe('exchangeTermsIssues (CONTRACT 8)', () => {
   it.each<[string, Partial<typeof terms>, string[]]>([
     ['mock as from', { from: 'mock' }, ['from']],
     ['an unknown to', { to: 'paypal' }, ['to']],
-    ['499', { sendAmount: 499 }, ['send_amount']],
-    ['1,000,001', { sendAmount: 1_000_001 }, ['send_amount']],
     ['a fraction', { sendAmount: 1_000.5 }, ['send_amount']],
+    ['zero', { sendAmount: 0 }, ['send_amount']],
     ['a landline', { phone: '+221331234567' }, ['phone']],
   ])('refuses %s', (_, change, fields) => {
     expect(exchangeTermsIssues({ ...terms, ...change }).map((issue) => issue.field)).toEqual(
       fields,
     );
+  });
+});
+
+describe('assertValidTerms: the per-exchange limit is limit_exceeded', () => {
+  const terms = { from: 'wave', to: 'orange_money', sendAmount: 10_000, phone: '+221771234567' };
+
+  it.each([MIN_SEND_AMOUNT - 1, MAX_SEND_AMOUNT + 1])('%i XOF is limit_exceeded', (sendAmount) => {
+    expect(() => assertValidTerms({ ...terms, sendAmount })).toThrow(
+      expect.objectContaining({
+        code: 'limit_exceeded',
+        details: { min: MIN_SEND_AMOUNT, max: MAX_SEND_AMOUNT },
+      }),
+    );
+  });
+
+  it('a malformed amount is still validation_error', () => {
+    expect(() => assertValidTerms({ ...terms, sendAmount: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    );
+  });
+
+  it.each([MIN_SEND_AMOUNT, MAX_SEND_AMOUNT])('%i XOF passes', (sendAmount) => {
+    expect(() => assertValidTerms({ ...terms, sendAmount })).not.toThrow();
   });
 });
 

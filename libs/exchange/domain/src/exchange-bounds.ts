@@ -1,23 +1,13 @@
 import {
   CUSTOMER_PROVIDERS,
+  DomainError,
+  MAX_SEND_AMOUNT,
+  MIN_SEND_AMOUNT,
   PHONE_PATTERN,
   validationError,
   type CustomerProvider,
   type FieldIssue,
 } from '@xaalis/kernel';
-
-/**
- * What an exchange may be (CONTRACT 8), one definition for the gateway's DTOs and the deciders.
- * Exchanges are test mode only: the one-time code is the fixed `TEST_OTP`.
- */
-export const MIN_SEND_AMOUNT = 500;
-export const MAX_SEND_AMOUNT = 1_000_000;
-/** Per phone and Dakar day, over the exchanges reserved and not released. */
-export const PHONE_DAILY_LIMIT = 2_000_000;
-export const QUOTE_LIFETIME_MS = 10 * 60 * 1000;
-/** The fifth wrong code spends the quote. */
-export const MAX_OTP_ATTEMPTS = 5;
-export const TEST_OTP = '123456';
 
 /** An exchange moves money from one wallet provider to the other, never `mock`. */
 export const EXCHANGE_PROVIDERS = CUSTOMER_PROVIDERS;
@@ -62,15 +52,8 @@ export function exchangeTermsIssues(terms: ExchangeTerms): FieldIssue[] {
   if (!isProvider(terms.from)) issues.push({ field: 'from', issue: `must be ${providers}` });
   if (!isProvider(terms.to)) issues.push({ field: 'to', issue: `must be ${providers}` });
   else if (terms.to === terms.from) issues.push({ field: 'to', issue: 'must differ from `from`' });
-  if (
-    !Number.isInteger(terms.sendAmount) ||
-    terms.sendAmount < MIN_SEND_AMOUNT ||
-    terms.sendAmount > MAX_SEND_AMOUNT
-  ) {
-    issues.push({
-      field: 'send_amount',
-      issue: `must be an integer from ${MIN_SEND_AMOUNT} to ${MAX_SEND_AMOUNT}`,
-    });
+  if (!Number.isSafeInteger(terms.sendAmount) || terms.sendAmount < 1) {
+    issues.push({ field: 'send_amount', issue: 'must be a positive integer (XOF)' });
   }
   if (typeof terms.phone !== 'string' || !PHONE_PATTERN.test(terms.phone)) {
     issues.push({ field: 'phone', issue: 'must be a Senegalese mobile number (+2217XXXXXXXX)' });
@@ -78,7 +61,23 @@ export function exchangeTermsIssues(terms: ExchangeTerms): FieldIssue[] {
   return issues;
 }
 
+/**
+ * CONTRACT 8's per-exchange limit. A well-formed amount outside it is `limit_exceeded` (422), as
+ * the per-phone daily limit is, not a malformed request.
+ */
+export function sendAmountLimitExceeded(): DomainError {
+  return new DomainError(
+    'limit_exceeded',
+    `An exchange sends from ${MIN_SEND_AMOUNT} to ${MAX_SEND_AMOUNT} XOF.`,
+    { min: MIN_SEND_AMOUNT, max: MAX_SEND_AMOUNT },
+  );
+}
+
+/** The terms well formed (`validation_error`), then within the per-exchange limit. */
 export function assertValidTerms(terms: ExchangeTerms): void {
   const issues = exchangeTermsIssues(terms);
   if (issues.length > 0) throw validationError(issues);
+  if (terms.sendAmount < MIN_SEND_AMOUNT || terms.sendAmount > MAX_SEND_AMOUNT) {
+    throw sendAmountLimitExceeded();
+  }
 }

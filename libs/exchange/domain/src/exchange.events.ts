@@ -66,3 +66,13 @@ export type ExchangeEvent =
   | ExchangeFailed
   | ExchangeRefundRequested
   | ExchangeRefunded;
+
+export const EXCHANGE_EVENT_TYPES: readonly ExchangeEvent['type'][] = [
+  'ExchangeCreated',
+  'ExchangeProcessing',
+  'ExchangeCompleted',
+  'ExchangeExpired',
+  'ExchangeFailed',
+  'ExchangeRefundRequested',
+  'ExchangeRefunded',
+];

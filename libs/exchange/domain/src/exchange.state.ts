@@ -1,15 +1,7 @@
-import { assertNever, notFound } from '@xaalis/kernel';
+import { assertNever, notFound, type ExchangeStatus } from '@xaalis/kernel';
 import type { ExchangeCreated, ExchangeEvent, ExchangeFailureReason } from './exchange.events';
 
-/** CONTRACT 8. A refunded exchange stays `failed`: the refund is how it ended for the money. */
-export const EXCHANGE_STATUSES = [
-  'awaiting_payment',
-  'processing',
-  'completed',
-  'failed',
-  'expired',
-] as const;
-export type ExchangeStatus = (typeof EXCHANGE_STATUSES)[number];
+export { EXCHANGE_STATUSES, type ExchangeStatus } from '@xaalis/kernel';
 
 export type Exchange = ExchangeCreated['data'] & {
   status: ExchangeStatus;

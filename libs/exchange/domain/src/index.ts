@@ -18,3 +18,4 @@ export {
 } from './exchange.state';
 export { exchangeDecider } from './exchange.decide';
 export * from './exchange.view';
+export * from './exchange-account';

@@ -1,5 +1,10 @@
-import { assertNever, DomainError, notFound, type Decider } from '@xaalis/kernel';
-import { PHONE_DAILY_LIMIT } from './exchange-bounds';
+import {
+  assertNever,
+  DomainError,
+  notFound,
+  PHONE_DAILY_LIMIT,
+  type Decider,
+} from '@xaalis/kernel';
 import type { PhoneDayCommand, ReleaseAmount, ReserveAmount } from './phone-day.commands';
 import type { PhoneDayEvent } from './phone-day.events';
 import { evolve, initialState, usedToday, type PhoneDayState } from './phone-day.state';

@@ -10,3 +10,8 @@ export type AmountReleased = {
 };
 
 export type PhoneDayEvent = AmountReserved | AmountReleased;
+
+export const PHONE_DAY_EVENT_TYPES: readonly PhoneDayEvent['type'][] = [
+  'AmountReserved',
+  'AmountReleased',
+];

@@ -47,6 +47,11 @@ describe('exchange quote decider (CONTRACT 8)', () => {
     it.each<[string, Parameters<typeof issueQuote>[0]]>([
       ['499 XOF', { sendAmount: 499 }],
       ['1,000,001 XOF', { sendAmount: 1_000_001 }],
+    ])('refuses %s as limit_exceeded (CONTRACT 8)', (_, overrides) => {
+      given([]).when(issueQuote(overrides)).thenRefuses('limit_exceeded');
+    });
+
+    it.each<[string, Parameters<typeof issueQuote>[0]]>([
       ['mock', { from: 'mock' }],
       ['a bad phone', { phone: '771234567' }],
       ['a fee that leaves nothing', { feeBps: 10_000 }],

@@ -1,12 +1,14 @@
-import { assertNever, DomainError, validationError, type Decider } from '@xaalis/kernel';
 import {
-  assertValidTerms,
-  exchangeFee,
+  assertNever,
+  constantTimeEqual,
+  DomainError,
   MAX_OTP_ATTEMPTS,
   QUOTE_LIFETIME_MS,
   TEST_OTP,
-  type ExchangeProvider,
-} from './exchange-bounds';
+  validationError,
+  type Decider,
+} from '@xaalis/kernel';
+import { assertValidTerms, exchangeFee, type ExchangeProvider } from './exchange-bounds';
 import type { IssueQuote, QuoteCommand, RedeemQuote } from './quote.commands';
 import type { QuoteEvent } from './quote.events';
 import { evolve, initialState, type QuoteState } from './quote.state';
@@ -54,7 +56,7 @@ function issueQuote({ data }: IssueQuote, state: QuoteState): QuoteEvent[] {
  * The quote is valid for 10 minutes: at `expiresAt` exactly it is expired.
  */
 function redeemQuote({ data }: RedeemQuote, state: QuoteState): QuoteEvent[] {
-  if (state === null || data.tokenHash !== state.tokenHash) throw invalidQuote();
+  if (state === null || !constantTimeEqual(data.tokenHash, state.tokenHash)) throw invalidQuote();
   if (state.status === 'redeemed') {
     if (state.exchangeId === data.exchangeId) return [];
     throw invalidQuote();
@@ -86,7 +88,7 @@ function redeemQuote({ data }: RedeemQuote, state: QuoteState): QuoteEvent[] {
  * What the caller answers after appending a redemption's events: `invalid_otp` when they record a
  * wrong code, null when the quote was redeemed (or already was, by this exchange).
  */
-export const redeemRefusal = (events: readonly QuoteEvent[]): DomainError | null =>
+export const redeemRefusal = (events: readonly { type: string }[]): DomainError | null =>
   events.some((event) => event.type === 'QuoteOtpFailed') ? invalidOtp() : null;
 
 export function decide(command: QuoteCommand, state: QuoteState): QuoteEvent[] {

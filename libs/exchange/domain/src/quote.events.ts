@@ -35,3 +35,10 @@ export type QuoteRedeemed = {
 };
 
 export type QuoteEvent = QuoteIssued | QuoteOtpFailed | QuoteSpent | QuoteRedeemed;
+
+export const QUOTE_EVENT_TYPES: readonly QuoteEvent['type'][] = [
+  'QuoteIssued',
+  'QuoteOtpFailed',
+  'QuoteSpent',
+  'QuoteRedeemed',
+];

@@ -7,6 +7,8 @@ export type Quote = QuoteIssued['data'] & {
   status: QuoteStatus;
   otpAttempts: number;
   exchangeId: string | null;
+  /** When it was redeemed: the exchange's Dakar day, however late a retry carries on. */
+  redeemedAt: string | null;
 };
 
 export type QuoteState = Quote | null;
@@ -15,7 +17,7 @@ export const initialState = (): QuoteState => null;
 
 export function evolve(state: QuoteState, event: QuoteEvent): QuoteState {
   if (event.type === 'QuoteIssued') {
-    return { ...event.data, status: 'open', otpAttempts: 0, exchangeId: null };
+    return { ...event.data, status: 'open', otpAttempts: 0, exchangeId: null, redeemedAt: null };
   }
   if (state === null) return state;
   switch (event.type) {
@@ -24,7 +26,12 @@ export function evolve(state: QuoteState, event: QuoteEvent): QuoteState {
     case 'QuoteSpent':
       return { ...state, status: 'spent' };
     case 'QuoteRedeemed':
-      return { ...state, status: 'redeemed', exchangeId: event.data.exchangeId };
+      return {
+        ...state,
+        status: 'redeemed',
+        exchangeId: event.data.exchangeId,
+        redeemedAt: event.data.redeemedAt,
+      };
     default:
       return assertNever(event);
   }

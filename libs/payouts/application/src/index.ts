@@ -1,6 +1,7 @@
 export * from './agent-key.store';
 export * from './agent-payouts.service';
 export * from './agent-wallets.service';
+export * from './direct-payouts.service';
 export * from './payout-jobs.kinds';
 export * from './payouts-application.module';
 export * from './payouts.projection';

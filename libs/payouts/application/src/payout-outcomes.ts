@@ -39,8 +39,9 @@ export class PayoutOutcomes {
 
   /**
    * `succeeded`: the hold goes to `payouts_sent` and the fee to the platform. `failed`: amount
-   * and fee are back in `available`, and the payout no longer counts against its wallet's day;
-   * after a reversal, the settlement is undone. Unfinished payouts move nothing.
+   * and fee are back in `available`, and the payout no longer counts against its wallet's day
+   * (one made without a wallet has no day to free); after a reversal, the settlement is undone.
+   * Unfinished payouts move nothing.
    */
   async settle(payout: Payout): Promise<void> {
     const ref = payoutHold(payout.payoutId);

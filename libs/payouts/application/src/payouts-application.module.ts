@@ -7,6 +7,7 @@ import { projectionRunnerProviders } from '@xaalis/runtime';
 import { AgentKeyStore } from './agent-key.store';
 import { AgentPayoutsService } from './agent-payouts.service';
 import { AgentWalletsService } from './agent-wallets.service';
+import { DirectPayoutsService } from './direct-payouts.service';
 import { payoutJobProviders } from './jobs/payout-job-scheduler';
 import { PayoutHolds } from './payout-holds';
 import { PayoutOutcomes } from './payout-outcomes';
@@ -27,9 +28,10 @@ export function payoutsProjections(): Projection[] {
 }
 
 /**
- * Agent wallets and payouts: the two deciders behind their use cases, the read models, the
- * durable jobs and their scheduler, the live payout adapters and the forwarder of payout events.
- * Needs CONFIG, CLOCK, PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT from the composition root.
+ * Agent wallets and payouts (an agent's, and those other contexts make for their own account):
+ * the two deciders behind their use cases, the read models, the durable jobs and their
+ * scheduler, the live payout adapters and the forwarder of payout events. Needs CONFIG, CLOCK,
+ * PG_POOL, PRISMA, EVENT_STORE and BUS_CLIENT from the composition root.
  */
 @Module({
   providers: [
@@ -47,6 +49,7 @@ export function payoutsProjections(): Projection[] {
     PayoutOutcomes,
     AgentWalletsService,
     AgentPayoutsService,
+    DirectPayoutsService,
     PayoutsService,
     ...payoutJobProviders,
     PayoutsForwarder,
@@ -56,6 +59,7 @@ export function payoutsProjections(): Projection[] {
     AgentKeyStore,
     AgentWalletsService,
     AgentPayoutsService,
+    DirectPayoutsService,
     PayoutsService,
     PAYOUT_JOB_SCHEDULER,
     PAYOUTS_PROJECTION_RUNNER,

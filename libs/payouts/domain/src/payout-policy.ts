@@ -1,17 +1,9 @@
-import {
-  ACTION_ID_MAX_LENGTH,
-  DomainError,
-  PHONE_PATTERN,
-  RECIPIENT_NAME_MAX_LENGTH,
-  validationError,
-  type FieldIssue,
-  type PolicyRule,
-} from '@xaalis/kernel';
+import { DomainError, validationError, type FieldIssue, type PolicyRule } from '@xaalis/kernel';
 import type { PayoutRequest } from './agent-wallet.commands';
 import { countingDay, spentOn, type AgentWallet } from './agent-wallet.state';
 import { dakarDay } from './dakar-day';
 import { payoutFee, type PayoutFeeSchedule } from './payout-fee';
-import { characters } from './wallet-policy.validation';
+import { payoutBodyIssues } from './payout-request.validation';
 
 /** CONTRACT 2: 402 `policy_violation` with `details.rule`, and what the rule compared. */
 export const policyViolation = (
@@ -33,39 +25,8 @@ export const payoutRequestKey = (request: PayoutRequest): string =>
     request.recipient.name,
   ]);
 
-export function payoutRequestIssues(request: PayoutRequest): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const check = (ok: boolean, field: string, issue: string) => {
-    if (!ok) issues.push({ field, issue });
-  };
-  const actionLength = typeof request.actionId === 'string' ? characters(request.actionId) : 0;
-  check(
-    actionLength >= 1 && actionLength <= ACTION_ID_MAX_LENGTH,
-    'action_id',
-    `must be 1 to ${ACTION_ID_MAX_LENGTH} characters`,
-  );
-  check(
-    Number.isSafeInteger(request.amount) && request.amount >= 1,
-    'amount',
-    'must be a positive integer (XOF)',
-  );
-  check(request.currency === null || request.currency === 'XOF', 'currency', 'must be XOF');
-  check(
-    typeof request.recipient.phone === 'string' && PHONE_PATTERN.test(request.recipient.phone),
-    'recipient.phone',
-    `must match ${PHONE_PATTERN.source}`,
-  );
-  const name = request.recipient.name;
-  if (name !== null) {
-    const length = typeof name === 'string' ? characters(name) : 0;
-    check(
-      length >= 1 && length <= RECIPIENT_NAME_MAX_LENGTH,
-      'recipient.name',
-      `must be 1 to ${RECIPIENT_NAME_MAX_LENGTH} characters`,
-    );
-  }
-  return issues;
-}
+export const payoutRequestIssues = (request: PayoutRequest): FieldIssue[] =>
+  payoutBodyIssues({ ...request, reference: request.actionId }, 'action_id');
 
 /** What an accepted payout comes to. */
 export interface PayoutJudgement {

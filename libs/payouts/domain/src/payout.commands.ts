@@ -1,10 +1,32 @@
-import type { Mode } from '@xaalis/kernel';
-import type { PayoutAccepted } from './agent-wallet.events';
+import type { Mode, WalletProvider } from '@xaalis/kernel';
+import type { PayoutAccepted, Recipient } from './agent-wallet.events';
+import type { PayoutFeeSchedule } from './payout-fee';
 
 /** Created from the wallet's acceptance: a retry, or the recovery job, creates it once. */
 export type CreatePayout = {
   type: 'CreatePayout';
   data: { accepted: PayoutAccepted['data']; merchantId: string; mode: Mode; now: Date };
+};
+
+/**
+ * A payout another context makes from its own account, without an agent wallet (the exchange
+ * pays `receive_amount` out): no policy and no day's cap to judge, and the funds are the
+ * ledger's, held before this command. Its id is the caller's, so a retry creates nothing more.
+ */
+export type CreateDirectPayout = {
+  type: 'CreateDirectPayout';
+  data: {
+    payoutId: string;
+    merchantId: string;
+    mode: Mode;
+    provider: WalletProvider;
+    amount: number;
+    recipient: Recipient;
+    clientReference: string;
+    /** The configured schedule: the fee is the payout's from its creation on. */
+    fees: PayoutFeeSchedule;
+    now: Date;
+  };
 };
 
 /** The sender claims the payout before calling the provider. */
@@ -40,4 +62,10 @@ export type ReversePayout = {
 };
 
 export type PayoutCommand =
-  CreatePayout | StartPayout | RecordProviderReference | SucceedPayout | FailPayout | ReversePayout;
+  | CreatePayout
+  | CreateDirectPayout
+  | StartPayout
+  | RecordProviderReference
+  | SucceedPayout
+  | FailPayout
+  | ReversePayout;

@@ -6,7 +6,10 @@ import { decide, payoutDecider } from './payout.decide';
 import type { PayoutEvent } from './payout.events';
 import {
   at,
+  createDirectPayout,
   createPayout,
+  directPayoutCreated,
+  EXCHANGE_REFERENCE,
   failPayout,
   HISTORY_BY_STATUS,
   newFailedPayout,
@@ -45,6 +48,18 @@ describe('payout decider', () => {
         failureReason: null,
         providerIdempotencyKey: PAYOUT_ID,
         clientReference: 'invoice-2026-11-0042',
+      });
+    });
+
+    it('created by another context for its own account → pending, without a wallet', () => {
+      given([]).when(createDirectPayout()).then([directPayoutCreated()]);
+      expect(payoutOf([directPayoutCreated()])).toMatchObject({
+        status: 'pending',
+        agentWalletId: null,
+        agentKeyId: null,
+        policyVersion: null,
+        providerIdempotencyKey: PAYOUT_ID,
+        clientReference: EXCHANGE_REFERENCE,
       });
     });
 
@@ -88,6 +103,17 @@ describe('payout decider', () => {
           processing: [],
           succeeded: [],
           failed: [],
+        },
+      },
+      {
+        when: "CreateDirectPayout (its id already a wallet's payout)",
+        command: createDirectPayout({ now: NOW }),
+        then: {
+          'no payout': [directPayoutCreated({ createdAt: NOW.toISOString() })],
+          pending: 'idempotency_conflict',
+          processing: 'idempotency_conflict',
+          succeeded: 'idempotency_conflict',
+          failed: 'idempotency_conflict',
         },
       },
       {
@@ -150,6 +176,7 @@ describe('payout decider', () => {
     it('covers every command type', () => {
       const ALL: Record<PayoutCommand['type'], true> = {
         CreatePayout: true,
+        CreateDirectPayout: true,
         StartPayout: true,
         RecordProviderReference: true,
         SucceedPayout: true,
@@ -205,6 +232,103 @@ describe('payout decider', () => {
     it('its provider idempotency key is the payout id, fixed now, never at call time', () => {
       const [created] = decide(createPayout(), stateOf([]));
       expect(created).toMatchObject({ data: { providerIdempotencyKey: PAYOUT_ID } });
+    });
+  });
+
+  describe('CreateDirectPayout (a payout without a wallet: the exchange pays out)', () => {
+    /** The same history as a wallet's payout in each status, created without a wallet. */
+    const direct = (status: PayoutStatus): PayoutEvent[] => [
+      directPayoutCreated(),
+      ...HISTORY_BY_STATUS[status]().slice(1),
+    ];
+    const STATUSES: PayoutStatus[] = ['pending', 'processing', 'succeeded', 'failed'];
+
+    it('takes its fee from the schedule, by provider; XOF; created at now', () => {
+      given([])
+        .when(createDirectPayout({ provider: 'orange_money', amount: 20_000, now: at(7) }))
+        .then([
+          directPayoutCreated({
+            provider: 'orange_money',
+            amount: 20_000,
+            fee: 300,
+            createdAt: at(7).toISOString(),
+          }),
+        ]);
+    });
+
+    it.each<[number, number]>([
+      [49, 0],
+      [50, 1],
+      [149, 1],
+      [150, 2],
+    ])('%d XOF at 100 bps: fee %d, rounded half up', (amount, fee) => {
+      given([])
+        .when(createDirectPayout({ amount }))
+        .then([directPayoutCreated({ amount, fee })]);
+    });
+
+    it('its provider idempotency key is the payout id, fixed now, never at call time', () => {
+      const [created] = decide(createDirectPayout(), stateOf([]));
+      expect(created).toMatchObject({ data: { providerIdempotencyKey: PAYOUT_ID } });
+    });
+
+    it.each(STATUSES)(
+      'the same request again decides nothing once %s, whatever the time and the schedule',
+      (status) => {
+        given(direct(status))
+          .when(createDirectPayout({ now: at(90), fees: { wave: 500, orange_money: 500 } }))
+          .then([]);
+      },
+    );
+
+    it.each<[string, Parameters<typeof createDirectPayout>[0]]>([
+      ['another amount', { amount: 10_001 }],
+      ['another recipient', { recipient: { phone: '+221781112233', name: 'Fatou Sarr' } }],
+      ["another recipient's name", { recipient: { phone: '+221771234567', name: null } }],
+      ['another provider', { provider: 'orange_money' }],
+      ['another client reference', { clientReference: 'exc_01JD0000000000000000000001' }],
+      ['another merchant', { merchantId: 'mer_01JD0000000000000000000001' }],
+      ['the other mode', { mode: 'live' }],
+    ])('the id again with %s is refused: idempotency_conflict', (_, overrides) => {
+      const error = given(direct('pending'))
+        .when(createDirectPayout(overrides))
+        .thenRefuses('idempotency_conflict');
+      expect(error.details).toEqual({ payout_id: PAYOUT_ID });
+    });
+
+    it.each<[string, Parameters<typeof createDirectPayout>[0], string]>([
+      ['no amount', { amount: 0 }, 'amount'],
+      ['a fraction', { amount: 10.5 }, 'amount'],
+      ['more than a payout may be', { amount: 100_000_001 }, 'amount'],
+      [
+        'a phone that is not Senegalese mobile',
+        { recipient: { phone: '+33612345678', name: null } },
+        'recipient.phone',
+      ],
+      ['an empty name', { recipient: { phone: '+221771234567', name: '' } }, 'recipient.name'],
+      ['an empty client reference', { clientReference: '' }, 'client_reference'],
+      [
+        'a client reference of 101 characters',
+        { clientReference: 'x'.repeat(101) },
+        'client_reference',
+      ],
+      ['the mock provider', { provider: 'mock' as never }, 'provider'],
+    ])('%s is refused: validation_error on %s', (_, overrides, field) => {
+      const error = given([]).when(createDirectPayout(overrides)).thenRefuses('validation_error');
+      expect(error.details).toEqual([{ field, issue: expect.any(String) }]);
+    });
+
+    it('goes on as any payout: sent once, then succeeded or failed', () => {
+      given(direct('pending')).when(startPayout()).then([payoutProcessing()]);
+      given(direct('processing')).when(succeedPayout()).then([payoutSucceeded()]);
+      given(direct('processing'))
+        .when(failPayout('recipient_refused'))
+        .then([payoutFailed('recipient_refused')]);
+      expect(payoutOf(direct('failed'))).toMatchObject({
+        status: 'failed',
+        failureReason: 'recipient_refused',
+        agentWalletId: null,
+      });
     });
   });
 

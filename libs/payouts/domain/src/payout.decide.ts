@@ -1,5 +1,17 @@
-import { assertNever, invalidState, notFound, validationError, type Decider } from '@xaalis/kernel';
+import {
+  assertNever,
+  DomainError,
+  invalidState,
+  MAX_WALLET_AMOUNT,
+  notFound,
+  validationError,
+  WALLET_PROVIDERS,
+  type Decider,
+} from '@xaalis/kernel';
+import { payoutFee } from './payout-fee';
+import { payoutBodyIssues } from './payout-request.validation';
 import type {
+  CreateDirectPayout,
   CreatePayout,
   FailPayout,
   PayoutCommand,
@@ -46,6 +58,72 @@ function createPayout({ data }: CreatePayout, state: PayoutState): PayoutEvent[]
     },
   ];
 }
+
+/**
+ * A payout without a wallet: no key, no policy, the fee from the configured schedule, and its
+ * provider idempotency key fixed now, as an accepted payout's is. Its id is the caller's (the
+ * ledger holds its money under that id before the stream is created): an existing payout made by
+ * the same request is a retry's, and nothing more is decided; one made by another request is the
+ * caller's mistake, refused rather than answered with a payout it did not ask for.
+ */
+function createDirectPayout({ data }: CreateDirectPayout, state: PayoutState): PayoutEvent[] {
+  if (exists(state)) {
+    if (madeBy(state, data)) return [];
+    throw new DomainError(
+      'idempotency_conflict',
+      'This payout id was already used for another payout.',
+      { payout_id: data.payoutId },
+    );
+  }
+  const issues = payoutBodyIssues(
+    {
+      reference: data.clientReference,
+      amount: data.amount,
+      currency: null,
+      recipient: data.recipient,
+    },
+    'client_reference',
+  );
+  if (data.amount > MAX_WALLET_AMOUNT) {
+    issues.push({ field: 'amount', issue: `must be at most ${MAX_WALLET_AMOUNT}` });
+  }
+  if (!WALLET_PROVIDERS.includes(data.provider)) {
+    issues.push({ field: 'provider', issue: `must be one of ${WALLET_PROVIDERS.join(', ')}` });
+  }
+  if (issues.length > 0) throw validationError(issues);
+  return [
+    {
+      type: 'PayoutCreated',
+      data: {
+        payoutId: data.payoutId,
+        merchantId: data.merchantId,
+        mode: data.mode,
+        agentWalletId: null,
+        agentKeyId: null,
+        policyVersion: null,
+        provider: data.provider,
+        amount: data.amount,
+        fee: payoutFee(data.amount, data.fees[data.provider]),
+        currency: 'XOF',
+        recipient: { phone: data.recipient.phone, name: data.recipient.name },
+        clientReference: data.clientReference,
+        providerIdempotencyKey: data.payoutId,
+        createdAt: data.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** Whether `payout` is what this request makes: its fee aside, which the schedule may change. */
+const madeBy = (payout: Payout, request: CreateDirectPayout['data']): boolean =>
+  payout.agentWalletId === null &&
+  payout.merchantId === request.merchantId &&
+  payout.mode === request.mode &&
+  payout.provider === request.provider &&
+  payout.amount === request.amount &&
+  payout.recipient.phone === request.recipient.phone &&
+  payout.recipient.name === request.recipient.name &&
+  payout.clientReference === request.clientReference;
 
 /**
  * Only the decision that appends `PayoutProcessing` may call the provider: `[]` means another
@@ -173,6 +251,8 @@ export function decide(command: PayoutCommand, state: PayoutState): PayoutEvent[
   switch (command.type) {
     case 'CreatePayout':
       return createPayout(command, state);
+    case 'CreateDirectPayout':
+      return createDirectPayout(command, state);
     case 'StartPayout':
       return startPayout(command, state);
     case 'RecordProviderReference':

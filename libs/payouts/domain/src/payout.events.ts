@@ -2,8 +2,9 @@ import { type Currency, type Mode, type WalletProvider } from '@xaalis/kernel';
 import type { Recipient } from './agent-wallet.events';
 
 /**
- * Facts of one payout (stream `payout-<po_id>`), created from its wallet's `PayoutAccepted`. Its
- * lifecycle (spec 3.4) is its own stream, so settling one payout never contends with the
+ * Facts of one payout (stream `payout-<po_id>`), created from its wallet's `PayoutAccepted`, or
+ * without a wallet for another context paying out from its own account (`CreateDirectPayout`).
+ * Its lifecycle (spec 3.4) is its own stream, so settling one payout never contends with the
  * wallet's next acceptance.
  */
 export type PayoutCreated = {
@@ -12,18 +13,19 @@ export type PayoutCreated = {
     payoutId: string;
     merchantId: string;
     mode: Mode;
-    agentWalletId: string;
-    agentKeyId: string;
+    /** Null for a payout made without a wallet: then it has no key and no policy either. */
+    agentWalletId: string | null;
+    agentKeyId: string | null;
     /** The wallet policy's version it was judged under (CONTRACT 5). */
-    policyVersion: number;
+    policyVersion: number | null;
     provider: WalletProvider;
     amount: number;
     fee: number;
     currency: Currency;
     recipient: Recipient;
-    /** The agent's `action_id`, shown as `client_reference`. */
+    /** The agent's `action_id`, or the calling context's own reference. */
     clientReference: string;
-    /** Fixed at acceptance, never made at call time: the provider's `Idempotency-Key`. */
+    /** Fixed at creation, never made at call time: the provider's `Idempotency-Key`. */
     providerIdempotencyKey: string;
     createdAt: string;
   };

@@ -3,12 +3,14 @@ import {
   AMOUNT,
   at,
   FEE,
+  FEES,
   MERCHANT_ID,
   payoutAccepted,
   PAYOUT_ID,
   RECIPIENT_PHONE,
 } from './agent-wallet.fixtures';
 import type {
+  CreateDirectPayout,
   CreatePayout,
   FailPayout,
   RecordProviderReference,
@@ -52,6 +54,20 @@ export const payoutCreated = (overrides: Partial<PayoutCreated['data']> = {}): P
     ...overrides,
   },
 });
+
+/** A payout the exchange made from its own account: no wallet, no key, no policy. */
+export const EXCHANGE_REFERENCE = 'exc_01JD0000000000000000000000';
+
+export const directPayoutCreated = (
+  overrides: Partial<PayoutCreated['data']> = {},
+): PayoutCreated =>
+  payoutCreated({
+    agentWalletId: null,
+    agentKeyId: null,
+    policyVersion: null,
+    clientReference: EXCHANGE_REFERENCE,
+    ...overrides,
+  });
 
 export const payoutProcessing = (when = at(3)): PayoutProcessing => ({
   type: 'PayoutProcessing',
@@ -115,6 +131,24 @@ export const createPayout = (overrides: Partial<CreatePayout['data']> = {}): Cre
     accepted: payoutAccepted().data,
     merchantId: MERCHANT_ID,
     mode: 'test',
+    now: at(2),
+    ...overrides,
+  },
+});
+
+export const createDirectPayout = (
+  overrides: Partial<CreateDirectPayout['data']> = {},
+): CreateDirectPayout => ({
+  type: 'CreateDirectPayout',
+  data: {
+    payoutId: PAYOUT_ID,
+    merchantId: MERCHANT_ID,
+    mode: 'test',
+    provider: 'wave',
+    amount: AMOUNT,
+    recipient: { phone: RECIPIENT_PHONE, name: 'Fatou Sarr' },
+    clientReference: EXCHANGE_REFERENCE,
+    fees: FEES,
     now: at(2),
     ...overrides,
   },

@@ -1,6 +1,8 @@
 import { PAYOUT_ID } from './agent-wallet.fixtures';
 import {
   at,
+  directPayoutCreated,
+  EXCHANGE_REFERENCE,
   newFailedPayout,
   newPendingPayout,
   newSucceededPayout,
@@ -29,6 +31,19 @@ describe('toPayoutObject (spec 2.5, CONTRACT 5)', () => {
       failure_reason: null,
       created_at: '2026-11-22T10:02:00.000Z',
       updated_at: '2026-11-22T10:02:00.000Z',
+    });
+  });
+
+  it('a payout made without a wallet shows no wallet, no key and no policy version', () => {
+    expect(toPayoutObject(payoutOf([directPayoutCreated()]))).toMatchObject({
+      id: PAYOUT_ID,
+      agent_wallet_id: null,
+      agent_key_id: null,
+      policy_version: null,
+      amount: 10_000,
+      fee: 100,
+      client_reference: EXCHANGE_REFERENCE,
+      status: 'pending',
     });
   });
 

@@ -29,7 +29,12 @@ export interface XaalisConfig {
    * due again after this. Above the 10 s provider timeout, or a live run could be leased twice.
    */
   jobLeaseMs: number;
+  /** The public test-mode exchange on or off (CONTRACT 8). */
   exchangeEnabled: boolean;
+  /** The exchange's fee in basis points of `send_amount`, rounded half up (CONTRACT 8). */
+  exchangeFeeBps: number;
+  /** Providers marked down: an exchange from or to one is 503 `unavailable` (CONTRACT 8). */
+  exchangeProvidersDown: Array<'wave' | 'orange_money'>;
   /** Key of the HMAC under which API-key secrets are stored. */
   secretHashKey: string | undefined;
   /** Secret the auth library signs session cookies with. */
@@ -135,6 +140,15 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     return raw;
   };
 
+  const providers = (name: string): Array<'wave' | 'orange_money'> => {
+    const named = list(name) ?? [];
+    const unknown = named.filter((item) => item !== 'wave' && item !== 'orange_money');
+    if (unknown.length > 0) {
+      problems.push(`${name} may list wave and orange_money (got "${unknown.join(', ')}")`);
+    }
+    return named.filter((item) => item === 'wave' || item === 'orange_money');
+  };
+
   const baseUrl = (raw: string): string => raw.replace(/\/+$/, '');
   const failpointsFrom = (raw: string | undefined): FailpointSettings => {
     if (raw === undefined) return {};
@@ -164,6 +178,8 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     webhookLeaseMs: int('WEBHOOK_LEASE_MS', 60_000, 15_000, 3_600_000),
     jobLeaseMs: int('JOB_LEASE_MS', 60_000, 15_000, 3_600_000),
     exchangeEnabled: bool('EXCHANGE_ENABLED', true),
+    exchangeFeeBps: int('EXCHANGE_FEE_BPS', 300, 0, 10_000),
+    exchangeProvidersDown: providers('EXCHANGE_PROVIDERS_DOWN'),
     secretHashKey: text('SECRET_HASH_KEY'),
     authSecret: text('AUTH_SECRET'),
     rateLimitPerSecond: int('RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000),

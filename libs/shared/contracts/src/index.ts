@@ -21,6 +21,9 @@ export * from './payouts/agent-keys.messages';
 export * from './payouts/agent-wallets.messages';
 export * from './payouts/agent-wallets.replies';
 export * from './payouts/agent-wallets.requests';
+export * from './exchange/exchange.messages';
+export * from './exchange/exchange.replies';
+export * from './exchange/exchange.requests';
 export * from './webhooks/webhooks.messages';
 export * from './webhooks/webhook-event-schemas';
 

@@ -1,4 +1,5 @@
 import { BILLING_REQUESTS } from './billing/billing.requests';
+import { EXCHANGE_REQUESTS } from './exchange/exchange.requests';
 import { AGENT_WALLET_REQUESTS } from './payouts/agent-wallets.requests';
 import type { RequestContract } from './shared/request-contract';
 import { ListRequest } from './shared/merchant-scope';
@@ -88,6 +89,7 @@ export const WEBHOOKS_EVENT_LIST = 'webhooks.event.list';
  */
 export const REQUESTS = {
   ...BILLING_REQUESTS,
+  ...EXCHANGE_REQUESTS,
   ...AGENT_WALLET_REQUESTS,
   [PAYOUTS_BALANCE_GET]: {
     owner: 'payouts',
@@ -121,15 +123,15 @@ export const REQUESTS = {
   } satisfies RequestContract<AgentKeyFindRequest, AgentKeyFindReply>,
   [PAYMENTS_CREATE]: {
     owner: 'payments',
-    // Billing: an invoice is paid by a payment it makes and follows.
-    callers: ['gateway', 'billing'],
+    // Billing and the exchange: an invoice, an exchange, is paid by a payment they make and follow.
+    callers: ['gateway', 'billing', 'exchange'],
     request: CreatePaymentRequest,
     reply: PaymentReply,
   } satisfies RequestContract<CreatePaymentRequest, PaymentReply>,
   [PAYMENTS_GET]: {
     owner: 'payments',
-    // Billing: an invoice is paid by a payment it makes and follows.
-    callers: ['gateway', 'billing'],
+    // Billing and the exchange: an invoice, an exchange, is paid by a payment they make and follow.
+    callers: ['gateway', 'billing', 'exchange'],
     request: PaymentRef,
     reply: PaymentReply,
   } satisfies RequestContract<PaymentRef, PaymentReply>,
@@ -141,7 +143,7 @@ export const REQUESTS = {
   } satisfies RequestContract<ListPaymentsRequest, PaymentListReply>,
   [PAYMENTS_TEST_HELPER]: {
     owner: 'payments',
-    callers: ['gateway'],
+    callers: ['gateway', 'exchange'],
     request: PaymentTestHelperRequest,
     reply: PaymentReply,
   } satisfies RequestContract<PaymentTestHelperRequest, PaymentReply>,
@@ -177,7 +179,7 @@ export const REQUESTS = {
   } satisfies RequestContract<ProviderNotificationRequest, ProviderNotificationReply>,
   [PAYMENTS_REFUND_CREATE]: {
     owner: 'payments',
-    callers: ['gateway'],
+    callers: ['gateway', 'exchange'],
     request: CreateRefundRequest,
     reply: RefundReply,
   } satisfies RequestContract<CreateRefundRequest, RefundReply>,

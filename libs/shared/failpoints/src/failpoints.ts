@@ -35,6 +35,12 @@ export const FAILPOINTS = [
   'payouts.send.after_provider_call',
   /** An invoice's payment attempt is recorded on its subscription; the payment is not made yet. */
   'billing.checkout.after_attempt',
+  /** An exchange's quote is redeemed and its amount reserved on the phone's day; no exchange yet. */
+  'exchange.create.after_reserve',
+  /** An exchange is created; its customer's payment is not made yet. */
+  'exchange.create.after_exchange',
+  /** The customer paid an exchange; its payout is about to be requested, and is not yet. */
+  'exchange.advance.before_payout',
 ] as const;
 
 export type FailpointName = (typeof FAILPOINTS)[number];

@@ -8,5 +8,6 @@ export * from './api-bounds';
 export * from './payment-bounds';
 export * from './payout-bounds';
 export * from './billing-bounds';
+export * from './exchange-bounds';
 export * from './records';
 export * from './bounded-map';

@@ -63,7 +63,7 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
 
 /**
  * LOG_LEVEL as Nest's list of enabled levels (`silent`: none). Nest's own `log` level is mostly its
- * boot chatter (every module and route of five apps), so it shows only from `debug` on.
+ * boot chatter (every module and route of six apps), so it shows only from `debug` on.
  */
 export function nestLogLevels(level: XaalisConfig['logLevel']): LogLevel[] | false {
   switch (level) {

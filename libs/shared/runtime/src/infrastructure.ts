@@ -14,7 +14,7 @@ import {
 import { armFailpoints } from '@xaalis/failpoints';
 import { withGeneratedSecrets } from './generated-secrets';
 
-/** Everything an app needs from outside itself; shared by the five apps in embedded mode. */
+/** Everything an app needs from outside itself; shared by the six apps in embedded mode. */
 export interface Infrastructure {
   config: XaalisConfig;
   databaseUrl: string;

@@ -1,6 +1,6 @@
 /**
  * Runs `close` once on SIGTERM or SIGINT, then exits. Nest's own shutdown hooks are per app; in
- * the embedded process five apps share one database, so the process closes them in order here.
+ * the embedded process six apps share one database, so the process closes them in order here.
  */
 export function onShutdown(close: () => Promise<void>): void {
   let closing = false;

@@ -725,6 +725,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/public/exchange-quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange: quote a send amount from one provider to the other */
+        post: operations["PublicExchangesController_createQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/exchanges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange: create an exchange from a quote and its one-time code */
+        post: operations["PublicExchangesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/exchanges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exchange: the exchange as the customer follows it */
+        get: operations["PublicExchangesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/providers/wave/webhook": {
         parameters: {
             query?: never;
@@ -1693,6 +1744,91 @@ export interface components {
             /** @description Where to send the customer once the payment has ended */
             return_url: string | null;
         };
+        CreateExchangeQuoteDto: {
+            /**
+             * @description The provider the customer pays with
+             * @enum {string}
+             */
+            from: "wave" | "orange_money";
+            /**
+             * @description The provider the phone receives with; not the same as `from`
+             * @enum {string}
+             */
+            to: "wave" | "orange_money";
+            /**
+             * @description XOF the customer pays, the fee included. 500 to 1000000 per exchange: outside them, 422 `limit_exceeded` with `details: {min, max}`
+             * @example 10000
+             */
+            send_amount: number;
+            /**
+             * @description The number that pays and receives
+             * @example +221771234567
+             */
+            phone: string;
+        };
+        ExchangeQuoteReply: {
+            /** @enum {string} */
+            object: "exchange_quote";
+            /** @example exq_01JD8ZP5V6W7X8Y9Z0A1B2C3D4 */
+            id: string;
+            /** @description Opaque, single-use token to send to `POST /v1/public/exchanges`; valid 10 minutes */
+            quote: string;
+            /**
+             * @description The provider the customer pays with
+             * @enum {string}
+             */
+            from: "wave" | "orange_money";
+            /**
+             * @description The provider the phone receives with
+             * @enum {string}
+             */
+            to: "wave" | "orange_money";
+            /** @description XOF the customer pays */
+            send_amount: number;
+            /** @description XOF kept by the service, out of `send_amount` */
+            fee: number;
+            /** @description XOF paid out to the phone: send_amount − fee */
+            receive_amount: number;
+            /** @example 2026-11-22T10:10:00.000Z */
+            expires_at: string;
+        };
+        CreateExchangeDto: {
+            /** @description The `quote` token of `POST /v1/public/exchange-quotes`: single use, 10 minutes */
+            quote: string;
+            /**
+             * @description The one-time code sent to the phone; in test mode always `123456`
+             * @example 123456
+             */
+            otp: string;
+        };
+        ExchangeReply: {
+            /** @enum {string} */
+            object: "exchange";
+            /** @example ex_01JD8ZP5V6W7X8Y9Z0A1B2C3D4 */
+            id: string;
+            /** @enum {string} */
+            status: "awaiting_payment" | "processing" | "completed" | "failed" | "expired";
+            /** @enum {string} */
+            from: "wave" | "orange_money";
+            /** @enum {string} */
+            to: "wave" | "orange_money";
+            /** @description XOF */
+            send_amount: number;
+            /** @description XOF */
+            fee: number;
+            /** @description XOF */
+            receive_amount: number;
+            /** @enum {string} */
+            currency: "XOF";
+            /** @description Always false: exchanges run in test mode */
+            livemode: boolean;
+            /** @example 2026-11-22T10:00:00.000Z */
+            created_at: string;
+            /** @description The hosted checkout where the customer pays `send_amount` */
+            checkout_url: string;
+            /** @description The payment's client secret: follow the exchange with it */
+            cs: string;
+        };
         ProviderNotificationReceived: {
             /** @enum {boolean} */
             received: true;
@@ -2157,6 +2293,46 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "policy_violation";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][] | {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        TestModeDisabledError: {
+            error: {
+                /** @enum {string} */
+                code: "test_mode_disabled";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][] | {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        LimitExceededError: {
+            error: {
+                /** @enum {string} */
+                code: "limit_exceeded";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][] | {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        InvalidQuoteError: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_quote";
+                message: string;
+                details?: components["schemas"]["ErrorDetail"][] | {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        InvalidOtpError: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_otp";
                 message: string;
                 details?: components["schemas"]["ErrorDetail"][] | {
                     [key: string]: unknown;
@@ -6729,6 +6905,271 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerPaymentReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: authentication_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationRequiredError"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    PublicExchangesController_createQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExchangeQuoteDto"];
+            };
+        };
+        responses: {
+            /** @description The quote: fee and amount received, and the single-use `quote` token, valid 10 minutes. 422 `limit_exceeded`: `send_amount` outside 500 to 1000000, or past the phone's daily amount; 403 `test_mode_disabled` when exchanges are off; 503 `unavailable` when `from` or `to` is down. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeQuoteReply"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Error: test_mode_disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestModeDisabledError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: limit_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitExceededError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    PublicExchangesController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description CONTRACT 3: a retry with the same key and body replays the first answer (`idempotent-replayed: true`); the same key with another body is 409 `idempotency_conflict`. */
+                "idempotency-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExchangeDto"];
+            };
+        };
+        responses: {
+            /** @description The exchange (spec 2.9), `awaiting_payment`: the customer pays `send_amount` at `checkout_url`. 400 `invalid_quote` (unknown, expired or used) or `invalid_otp`; 422 `limit_exceeded` past the phone's daily amount; 403 `test_mode_disabled`; 503 `unavailable` when a provider is down. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeReply"];
+                };
+            };
+            /** @description Error: validation_error, invalid_quote, invalid_otp */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | components["schemas"]["InvalidQuoteError"] | components["schemas"]["InvalidOtpError"];
+                };
+            };
+            /** @description Error: test_mode_disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestModeDisabledError"];
+                };
+            };
+            /** @description Error: idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyConflictError"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description Error: unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description Error: limit_exceeded */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitExceededError"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Error: unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnavailableError"];
+                };
+            };
+        };
+    };
+    PublicExchangesController_get: {
+        parameters: {
+            query: {
+                /** @description Payment client secret (`pay_…_secret_…`). */
+                cs: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exchange (spec 2.9) and where it stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeReply"];
                 };
             };
             /** @description Error: validation_error */

@@ -20,7 +20,7 @@ export interface InProcessBrokerOptions {
 }
 
 /**
- * The bus of the embedded mode: one per process, shared by the five apps. It keeps the
+ * The bus of the embedded mode: one per process, shared by the six apps. It keeps the
  * guarantees the apps get from Kafka:
  *
  * - a request goes to the one group that owns its pattern (a second owner is refused);

@@ -31,6 +31,7 @@ import {
   type AgentWalletStatus,
   type WalletProvider,
 } from '@xaalis/kernel';
+import { PaymentCredit } from './payouts.messages';
 import { idPattern } from '../shared/formats';
 import { ListRequest, MerchantScope } from '../shared/merchant-scope';
 
@@ -171,6 +172,38 @@ export class CreateAgentPayoutRequest extends MerchantScope {
   @ValidateNested()
   @Type(() => PayoutRecipientMessage)
   recipient!: PayoutRecipientMessage;
+}
+
+/**
+ * `payouts.payout.create`: a payout another context makes for its own account, without an agent
+ * wallet (the exchange pays `receive_amount` out to the quoted phone). Its id is fixed by the
+ * caller, so every retry finds the first run's payout; `credit_first` names the payment that
+ * funds it, posted first if `payment.succeeded` has not reached the ledger yet.
+ */
+export class CreatePayoutRequest extends MerchantScope {
+  @Matches(idPattern('po'))
+  payout_id!: string;
+
+  @IsIn(WALLET_PROVIDERS)
+  provider!: WalletProvider;
+
+  @IsInt()
+  @Min(1)
+  @Max(MAX_WALLET_AMOUNT)
+  amount!: number;
+
+  @ValidateNested()
+  @Type(() => PayoutRecipientMessage)
+  recipient!: PayoutRecipientMessage;
+
+  @IsString()
+  @Length(1, ACTION_ID_MAX_LENGTH)
+  client_reference!: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PaymentCredit)
+  credit_first?: PaymentCredit;
 }
 
 export class PayoutRef extends MerchantScope {

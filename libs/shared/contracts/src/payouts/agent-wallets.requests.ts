@@ -7,6 +7,7 @@ import {
   AgentWalletRef,
   CreateAgentPayoutRequest,
   CreateAgentWalletRequest,
+  CreatePayoutRequest,
   IssueAgentKeyRequest,
   ListAgentWalletsRequest,
   ListWalletPayoutsRequest,
@@ -34,6 +35,7 @@ export const PAYOUTS_AGENT_KEY_LIST = 'payouts.agent_key.list';
 export const PAYOUTS_AGENT_KEY_REVOKE = 'payouts.agent_key.revoke';
 export const PAYOUTS_AGENT_WALLET_GET = 'payouts.agent.wallet_get';
 export const PAYOUTS_AGENT_PAYOUT_CREATE = 'payouts.agent.payout_create';
+export const PAYOUTS_PAYOUT_CREATE = 'payouts.payout.create';
 export const PAYOUTS_PAYOUT_GET = 'payouts.payout.get';
 export const PAYOUTS_PAYOUT_LIST = 'payouts.payout.list';
 export const PAYOUTS_TEST_HELPER = 'payouts.test_helpers.apply';
@@ -111,4 +113,11 @@ export const AGENT_WALLET_REQUESTS = {
     request: PayoutTestHelperRequest,
     reply: PayoutReply,
   } satisfies RequestContract<PayoutTestHelperRequest, PayoutReply>,
+  [PAYOUTS_PAYOUT_CREATE]: {
+    owner: 'payouts',
+    // The exchange pays `receive_amount` out from the service's own account.
+    callers: ['exchange'],
+    request: CreatePayoutRequest,
+    reply: PayoutReply,
+  } satisfies RequestContract<CreatePayoutRequest, PayoutReply>,
 } as const;
