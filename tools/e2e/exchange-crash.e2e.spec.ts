@@ -10,6 +10,7 @@ import {
 import type { FailpointName } from '@xaalis/failpoints';
 import { startCrashableService } from './support/crashable-service';
 import { sharedSecrets, tempDataDir } from './support/fixtures';
+import { eventually } from './support/payments';
 import { killAllStarted } from './support/processes';
 
 /** The shortest the config allows: the job of a process that died runs again after it. */
@@ -75,7 +76,12 @@ describeWithPostgres('an exchange whose process dies between the payment and the
       status: 'completed',
       checkout_url: before.replace(armed.http.baseUrl, restarted.http.baseUrl),
     });
-    expect(await payoutsOf(db.pool, exchange.id)).toEqual([
+    // The payouts read model follows its stream a moment later.
+    const payouts = await eventually(
+      () => payoutsOf(db.pool, exchange.id),
+      (rows) => rows[0]?.status === 'succeeded',
+    );
+    expect(payouts).toEqual([
       { id: expect.stringMatching(/^po_/), amount: 29_100, status: 'succeeded' },
     ]);
     await restarted.run.stop();

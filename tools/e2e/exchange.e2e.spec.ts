@@ -268,8 +268,14 @@ describeWithChromium('the flow paid in Chromium on the checkout page', (executab
 
 describe("the service's own account", () => {
   it('was opened on the first start and funded once by a 10,000,000 XOF test payment to itself', async () => {
-    const { events } = await service.service.infra.store.readStream('exchange-account');
-    expect(events.map((event) => event.type)).toEqual(['ExchangeAccountOpened']);
+    const { events } = await eventually(
+      () => service.service.infra.store.readStream('exchange-account'),
+      (read) => read.events.length === 2,
+    );
+    expect(events.map((event) => event.type)).toEqual([
+      'ExchangeAccountOpened',
+      'ExchangeAccountFunded',
+    ]);
     const { merchantId, floatPaymentId } = events[0]!.data as Record<string, string>;
     const float = await eventually(
       async () =>

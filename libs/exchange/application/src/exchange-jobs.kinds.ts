@@ -13,13 +13,14 @@ export const EXCHANGE_JOB_KINDS = {
 
 export const PROJECTED_EXCHANGE_JOB_KINDS: string[] = Object.values(EXCHANGE_JOB_KINDS);
 
+/** Due at `dueAt`, or (null) nothing is left to do. */
 export const exchangeJobs = {
-  advance: (exchangeId: string, dueAt: Date): JobChange => ({
+  advance: (exchangeId: string, dueAt: Date | null): JobChange => ({
     kind: EXCHANGE_JOB_KINDS.advance,
     reference: exchangeId,
     dueAt,
   }),
-  fundAccount: (merchantId: string, dueAt: Date): JobChange => ({
+  fundAccount: (merchantId: string, dueAt: Date | null): JobChange => ({
     kind: EXCHANGE_JOB_KINDS.fundAccount,
     reference: merchantId,
     dueAt,

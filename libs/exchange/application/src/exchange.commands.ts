@@ -10,7 +10,7 @@ import {
   quoteDecider,
   quoteStream,
   type ExchangeCommand,
-  type OpenExchangeAccount,
+  type ExchangeAccountCommand,
   type PhoneDayCommand,
   type QuoteCommand,
 } from '@xaalis/exchange-domain';
@@ -37,7 +37,7 @@ export class ExchangeCommands {
     return handleCommand(this.store, stream, phoneDayDecider, command);
   }
 
-  account(command: OpenExchangeAccount) {
+  account(command: ExchangeAccountCommand) {
     return handleCommand(this.store, EXCHANGE_ACCOUNT_STREAM, exchangeAccountDecider, command);
   }
 }

@@ -1,6 +1,10 @@
 import type { PrismaTx, Projection } from '@xaalis/database';
 import type { RecordedEvent } from '@xaalis/event-store';
-import { EXCHANGE_ACCOUNT_STREAM, type ExchangeEvent } from '@xaalis/exchange-domain';
+import {
+  EXCHANGE_ACCOUNT_STREAM,
+  type ExchangeAccountEvent,
+  type ExchangeEvent,
+} from '@xaalis/exchange-domain';
 import { deleteJobsOfKinds, scheduleJobs, type JobChange } from '@xaalis/jobs';
 import { ACCOUNT_FOLD, asExchangeEvent } from './exchange-folds';
 import { exchangeJobs, PROJECTED_EXCHANGE_JOB_KINDS } from './exchange-jobs.kinds';
@@ -30,10 +34,8 @@ export const exchangeProjection: Projection = {
 async function scheduleExchangeJobs(batch: RecordedEvent[], tx: PrismaTx): Promise<void> {
   const changes = batch.flatMap((recorded) => {
     if (recorded.streamName === EXCHANGE_ACCOUNT_STREAM) {
-      const opened = ACCOUNT_FOLD.asEvent(recorded);
-      return opened
-        ? [exchangeJobs.fundAccount(opened.data.merchantId, new Date(opened.data.openedAt))]
-        : [];
+      const event = ACCOUNT_FOLD.asEvent(recorded);
+      return event ? [fundingFor(event)] : [];
     }
     const event = asExchangeEvent(recorded);
     const change = event && advanceFor(event);
@@ -42,8 +44,21 @@ async function scheduleExchangeJobs(batch: RecordedEvent[], tx: PrismaTx): Promi
   if (changes.length > 0) await scheduleJobs(tx, changes);
 }
 
-/** The step a fact calls for, due when the fact happened (at once), or null for none. */
-function advanceFor(event: ExchangeEvent): JobChange | null {
+/** Funded once: opening asks for it, its record ends it. */
+function fundingFor(event: ExchangeAccountEvent): JobChange {
+  return event.type === 'ExchangeAccountOpened'
+    ? exchangeJobs.fundAccount(event.data.merchantId, new Date(event.data.openedAt))
+    : exchangeJobs.fundAccount(event.data.merchantId, null);
+}
+
+/**
+ * What a fact does to the exchange's `exchange.advance` job: due when the fact happened (at once)
+ * when it leaves a step to take, deleted when nothing is left (completed; failed or expired with
+ * its day freed, which the job records last), untouched by facts that need nothing (a settled
+ * refund may arrive while the job still frees the day). A replay thus schedules only the
+ * exchanges with something left to do.
+ */
+function advanceFor(event: ExchangeEvent): JobChange | undefined {
   const { exchangeId } = event.data;
   switch (event.type) {
     case 'ExchangeCreated':
@@ -58,8 +73,11 @@ function advanceFor(event: ExchangeEvent): JobChange | null {
     case 'ExchangeExpired':
       return exchangeJobs.advance(exchangeId, new Date(event.data.expiredAt));
     case 'ExchangeRefundRequested':
+      return exchangeJobs.advance(exchangeId, new Date(event.data.requestedAt));
     case 'ExchangeCompleted':
+    case 'ExchangeDayReleased':
+      return exchangeJobs.advance(exchangeId, null);
     case 'ExchangeRefunded':
-      return null;
+      return undefined;
   }
 }

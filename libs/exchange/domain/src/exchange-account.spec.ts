@@ -20,6 +20,12 @@ const opened = (n: number) => ({
   },
 });
 
+const funded = {
+  type: 'ExchangeAccountFunded' as const,
+  data: { merchantId: 'mer_01JD00000000000000000000A1', fundedAt: NOW.toISOString() },
+};
+const recordFunded = { type: 'RecordAccountFunded' as const, data: { now: NOW } };
+
 describe("the exchange's own account", () => {
   it('opens once, on the first start', () => {
     given([])
@@ -31,5 +37,18 @@ describe("the exchange's own account", () => {
     given([opened(1)])
       .when(open(2))
       .then([]);
+  });
+
+  it('records its funding once', () => {
+    given([opened(1)])
+      .when(recordFunded)
+      .then([funded]);
+    given([opened(1), funded])
+      .when(recordFunded)
+      .then([]);
+  });
+
+  it('an account never opened cannot be funded: not_found', () => {
+    given([]).when(recordFunded).thenRefuses('not_found');
   });
 });

@@ -1,4 +1,4 @@
-import type { Decider } from '@xaalis/kernel';
+import { assertNever, notFound, type Decider } from '@xaalis/kernel';
 
 /**
  * The service's own test-mode account (issue 21): the merchant that takes the customers'
@@ -18,10 +18,17 @@ export type ExchangeAccountOpened = {
   data: { merchantId: string; floatPaymentId: string; openedAt: string };
 };
 
-export type ExchangeAccountEvent = ExchangeAccountOpened;
+/** Its float's test payment succeeded: nothing more to do for it. */
+export type ExchangeAccountFunded = {
+  type: 'ExchangeAccountFunded';
+  data: { merchantId: string; fundedAt: string };
+};
+
+export type ExchangeAccountEvent = ExchangeAccountOpened | ExchangeAccountFunded;
 
 export const EXCHANGE_ACCOUNT_EVENT_TYPES: readonly ExchangeAccountEvent['type'][] = [
   'ExchangeAccountOpened',
+  'ExchangeAccountFunded',
 ];
 
 /** The ids are the caller's; the first opening wins and a later one decides nothing. */
@@ -30,32 +37,59 @@ export type OpenExchangeAccount = {
   data: { merchantId: string; floatPaymentId: string; now: Date };
 };
 
-export type ExchangeAccount = ExchangeAccountOpened['data'];
+export type RecordAccountFunded = {
+  type: 'RecordAccountFunded';
+  data: { now: Date };
+};
+
+export type ExchangeAccountCommand = OpenExchangeAccount | RecordAccountFunded;
+
+export type ExchangeAccount = ExchangeAccountOpened['data'] & { fundedAt: string | null };
 export type ExchangeAccountState = ExchangeAccount | null;
 
-/** Its one event opens it. */
-const evolve = (_state: ExchangeAccountState, event: ExchangeAccountEvent): ExchangeAccountState =>
-  event.data;
+function evolve(state: ExchangeAccountState, event: ExchangeAccountEvent): ExchangeAccountState {
+  switch (event.type) {
+    case 'ExchangeAccountOpened':
+      return { ...event.data, fundedAt: null };
+    case 'ExchangeAccountFunded':
+      return state && { ...state, fundedAt: event.data.fundedAt };
+    default:
+      return assertNever(event);
+  }
+}
 
 function decide(
-  { data }: OpenExchangeAccount,
+  command: ExchangeAccountCommand,
   state: ExchangeAccountState,
 ): ExchangeAccountEvent[] {
-  if (state !== null) return [];
-  return [
-    {
-      type: 'ExchangeAccountOpened',
-      data: {
-        merchantId: data.merchantId,
-        floatPaymentId: data.floatPaymentId,
-        openedAt: data.now.toISOString(),
-      },
-    },
-  ];
+  switch (command.type) {
+    case 'OpenExchangeAccount': {
+      if (state !== null) return [];
+      const { merchantId, floatPaymentId, now } = command.data;
+      return [
+        {
+          type: 'ExchangeAccountOpened',
+          data: { merchantId, floatPaymentId, openedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'RecordAccountFunded': {
+      if (state === null) throw notFound('exchange account');
+      if (state.fundedAt !== null) return [];
+      return [
+        {
+          type: 'ExchangeAccountFunded',
+          data: { merchantId: state.merchantId, fundedAt: command.data.now.toISOString() },
+        },
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
 }
 
 export const exchangeAccountDecider: Decider<
   ExchangeAccountState,
-  OpenExchangeAccount,
+  ExchangeAccountCommand,
   ExchangeAccountEvent
 > = { initialState: () => null, evolve, decide };

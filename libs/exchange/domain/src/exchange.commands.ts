@@ -52,6 +52,16 @@ export type RecordRefundSettled = {
   data: { refundId: string; now: Date };
 };
 
+/**
+ * The exchange's amount no longer counts against its phone's Dakar day (it failed or expired):
+ * recorded once the day's stream released it, after any refund was asked for, so that nothing is
+ * left to do for the exchange.
+ */
+export type RecordDayReleased = {
+  type: 'RecordDayReleased';
+  data: { now: Date };
+};
+
 export type ExchangeCommand =
   | CreateExchange
   | RecordPaymentSucceeded
@@ -59,4 +69,5 @@ export type ExchangeCommand =
   | RecordPaymentFailed
   | RecordPayoutSucceeded
   | RecordPayoutFailed
-  | RecordRefundSettled;
+  | RecordRefundSettled
+  | RecordDayReleased;

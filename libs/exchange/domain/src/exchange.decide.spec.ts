@@ -6,6 +6,8 @@ import {
   completed,
   completedExchange,
   createExchange,
+  dayReleased,
+  dayReleasedEvent,
   exchangeCreated,
   expired,
   expiredExchange,
@@ -83,6 +85,27 @@ describe('exchange decider (CONTRACT 8)', () => {
     it('the settled refund marks it refunded, once', () => {
       given(refundingExchange()).when(refundSettled()).then([refunded]);
       given(refundedExchange()).when(refundSettled()).then([]);
+    });
+  });
+
+  describe("freeing the phone's day", () => {
+    it.each<[string, ExchangeEvent[]]>([
+      ['expired', expiredExchange()],
+      ['failed unpaid', unpaidFailedExchange()],
+      ['refunding', refundingExchange()],
+    ])('a %s exchange frees it, once', (_, history) => {
+      given(history).when(dayReleased()).then([dayReleasedEvent]);
+      given([...history, dayReleasedEvent])
+        .when(dayReleased())
+        .then([]);
+    });
+
+    it.each<[string, ExchangeEvent[]]>([
+      ['awaiting payment', newExchange()],
+      ['processing', processingExchange()],
+      ['completed', completedExchange()],
+    ])('an exchange %s keeps it: invalid_state', (_, history) => {
+      given(history).when(dayReleased()).thenRefuses('invalid_state');
     });
   });
 

@@ -8,6 +8,7 @@ import type {
   RecordPaymentSucceeded,
   RecordPayoutFailed,
   RecordPayoutSucceeded,
+  RecordDayReleased,
   RecordRefundSettled,
 } from './exchange.commands';
 import type { ExchangeEvent } from './exchange.events';
@@ -156,6 +157,21 @@ function recordRefundSettled({ data }: RecordRefundSettled, state: ExchangeState
   ];
 }
 
+/** Only an exchange that failed or expired frees its day; once. */
+function recordDayReleased({ data }: RecordDayReleased, state: ExchangeState): ExchangeEvent[] {
+  const exchange = requireExchange(state);
+  if (exchange.dayReleasedAt !== null) return [];
+  if (exchange.status !== 'failed' && exchange.status !== 'expired') {
+    throw refused(exchange, 'freeing its day');
+  }
+  return [
+    {
+      type: 'ExchangeDayReleased',
+      data: { exchangeId: exchange.exchangeId, releasedAt: data.now.toISOString() },
+    },
+  ];
+}
+
 export function decide(command: ExchangeCommand, state: ExchangeState): ExchangeEvent[] {
   switch (command.type) {
     case 'CreateExchange':
@@ -172,6 +188,8 @@ export function decide(command: ExchangeCommand, state: ExchangeState): Exchange
       return recordPayoutFailed(command, state);
     case 'RecordRefundSettled':
       return recordRefundSettled(command, state);
+    case 'RecordDayReleased':
+      return recordDayReleased(command, state);
     default:
       return assertNever(command);
   }

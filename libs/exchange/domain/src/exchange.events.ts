@@ -58,6 +58,12 @@ export type ExchangeRefunded = {
   data: { exchangeId: string; refundId: string; refundedAt: string };
 };
 
+/** Its phone's Dakar day was freed of it: nothing is left to do for this exchange. */
+export type ExchangeDayReleased = {
+  type: 'ExchangeDayReleased';
+  data: { exchangeId: string; releasedAt: string };
+};
+
 export type ExchangeEvent =
   | ExchangeCreated
   | ExchangeProcessing
@@ -65,7 +71,8 @@ export type ExchangeEvent =
   | ExchangeExpired
   | ExchangeFailed
   | ExchangeRefundRequested
-  | ExchangeRefunded;
+  | ExchangeRefunded
+  | ExchangeDayReleased;
 
 export const EXCHANGE_EVENT_TYPES: readonly ExchangeEvent['type'][] = [
   'ExchangeCreated',
@@ -75,4 +82,5 @@ export const EXCHANGE_EVENT_TYPES: readonly ExchangeEvent['type'][] = [
   'ExchangeFailed',
   'ExchangeRefundRequested',
   'ExchangeRefunded',
+  'ExchangeDayReleased',
 ];

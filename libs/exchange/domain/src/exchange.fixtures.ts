@@ -45,6 +45,8 @@ export const payoutFailed = (payoutId = PAYOUT_ID) =>
 export const refundSettled = (refundId = REFUND_ID) =>
   ({ type: 'RecordRefundSettled', data: { refundId, now: T1 } }) as const;
 
+export const dayReleased = () => ({ type: 'RecordDayReleased', data: { now: T1 } }) as const;
+
 export const exchangeCreated = (
   overrides: Partial<ExchangeCreated['data']> = {},
 ): ExchangeCreated => ({
@@ -94,6 +96,11 @@ export const refundRequested: ExchangeEvent = {
 export const refunded: ExchangeEvent = {
   type: 'ExchangeRefunded',
   data: { exchangeId: EXCHANGE_ID, refundId: REFUND_ID, refundedAt: at },
+};
+
+export const dayReleasedEvent: ExchangeEvent = {
+  type: 'ExchangeDayReleased',
+  data: { exchangeId: EXCHANGE_ID, releasedAt: at },
 };
 
 /** Histories, by where the exchange stands. */

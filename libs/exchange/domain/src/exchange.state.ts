@@ -8,6 +8,7 @@ export type Exchange = ExchangeCreated['data'] & {
   failureReason: ExchangeFailureReason | null;
   refundId: string | null;
   refundedAt: string | null;
+  dayReleasedAt: string | null;
 };
 
 export type ExchangeState = Exchange | null;
@@ -27,6 +28,7 @@ export function evolve(state: ExchangeState, event: ExchangeEvent): ExchangeStat
       failureReason: null,
       refundId: null,
       refundedAt: null,
+      dayReleasedAt: null,
     };
   }
   if (state === null) return state;
@@ -43,6 +45,8 @@ export function evolve(state: ExchangeState, event: ExchangeEvent): ExchangeStat
       return { ...state, refundId: event.data.refundId };
     case 'ExchangeRefunded':
       return { ...state, refundedAt: event.data.refundedAt };
+    case 'ExchangeDayReleased':
+      return { ...state, dayReleasedAt: event.data.releasedAt };
     default:
       return assertNever(event);
   }

@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK } from '@xaalis/config';
 import { phoneDayStream, type Exchange } from '@xaalis/exchange-domain';
 import { failpoint } from '@xaalis/failpoints';
 import { jobDone, type Job, type JobHandler, type JobResult } from '@xaalis/jobs';
+import type { Clock } from '@xaalis/kernel';
 import { ExchangeAccountService } from '../exchange-account.service';
 import { ExchangeCommands } from '../exchange.commands';
 import { EXCHANGE_JOB_KINDS } from '../exchange-jobs.kinds';
@@ -13,8 +15,9 @@ import { ExchangeQueries } from '../exchange.queries';
  * that a run repeated after a crash changes nothing more:
  * - awaiting payment: its payment exists (made here if the request died before making it);
  * - processing (paid): `receive_amount` is paid out to the phone;
- * - failed or expired: the phone's Dakar day is freed of it, and a payout that failed after the
- *   payment is refunded in full.
+ * - failed or expired: a payout that failed after the payment is refunded in full (asked of
+ *   payments, which settles it), then the phone's Dakar day is freed of it, and that recorded on
+ *   the exchange last: once it is, nothing is left to do (the projection deletes the job).
  * A step the other context refuses for now (the account short of funds) throws: the scheduler
  * retries it with backoff, and nothing was changed meanwhile.
  */
@@ -23,6 +26,7 @@ export class AdvanceExchangeJob implements JobHandler {
   readonly kind = EXCHANGE_JOB_KINDS.advance;
 
   constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
     private readonly queries: ExchangeQueries,
     private readonly commands: ExchangeCommands,
     private readonly accounts: ExchangeAccountService,
@@ -43,10 +47,11 @@ export class AdvanceExchangeJob implements JobHandler {
         return jobDone;
       case 'failed':
       case 'expired':
-        await this.freeTheDay(exchange);
+        if (exchange.dayReleasedAt !== null) return jobDone;
         if (exchange.refundId !== null && exchange.refundedAt === null) {
           await this.money.refund(exchange, account);
         }
+        await this.freeTheDay(exchange);
         return jobDone;
       case 'completed':
         return jobDone;
@@ -58,7 +63,11 @@ export class AdvanceExchangeJob implements JobHandler {
     const day = new Date(exchange.createdAt);
     await this.commands.phoneDay(phoneDayStream(exchange.phone, day), {
       type: 'ReleaseAmount',
-      data: { exchangeId: exchange.exchangeId, now: day },
+      data: { exchangeId: exchange.exchangeId, now: this.clock.now() },
+    });
+    await this.commands.exchange(exchange.exchangeId, {
+      type: 'RecordDayReleased',
+      data: { now: this.clock.now() },
     });
   }
 }
