@@ -245,7 +245,7 @@ describeWithChromium('the flow paid in Chromium on the checkout page', (executab
     await page.goto(exchange.checkout_url);
     const shown = (await page.textContent('body')) ?? '';
     expect(shown).toMatch(/25\s000/);
-    expect(shown).toMatch(/24\s250\sF\sCFA versés sur Wave au \+221771234567/);
+    expect(shown).toMatch(/24\s250\sFCFA versés sur Wave au \+221771234567/);
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
       390,
     );

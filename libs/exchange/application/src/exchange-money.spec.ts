@@ -15,7 +15,7 @@ const exchange = {
 describe('what the customer is told, and the ids fixed ahead', () => {
   it('the checkout says what the phone receives, with which provider, and the fee', () => {
     expect(paymentDescription(exchange)).toBe(
-      'Échange : 970\u202f000 F CFA versés sur Orange Money au +221771234567, frais 30\u202f000 F CFA.',
+      'Échange : 970\u202f000 FCFA versés sur Orange Money au +221771234567, frais 30\u202f000 FCFA.',
     );
   });
 

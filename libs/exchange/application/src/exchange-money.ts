@@ -18,9 +18,9 @@ export const EXCHANGE_MERCHANT_NAME = 'Xaalis Échange';
 
 const PROVIDER_NAMES = { wave: 'Wave', orange_money: 'Orange Money' } as const;
 
-/** `9700` → `9 700 F CFA`, as the hosted pages write amounts. */
+/** `9700` → `9 700 FCFA`, as the hosted pages write amounts. */
 const xof = (amount: number): string =>
-  `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f')} F CFA`;
+  `${String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f')} FCFA`;
 
 /** What the checkout page says the customer will receive, and where (issue 21). */
 export const paymentDescription = (exchange: Exchange): string =>

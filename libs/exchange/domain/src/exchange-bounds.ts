@@ -68,7 +68,7 @@ export function exchangeTermsIssues(terms: ExchangeTerms): FieldIssue[] {
 export function sendAmountLimitExceeded(): DomainError {
   return new DomainError(
     'limit_exceeded',
-    `An exchange sends from ${MIN_SEND_AMOUNT} to ${MAX_SEND_AMOUNT} XOF.`,
+    `An exchange sends from ${MIN_SEND_AMOUNT.toLocaleString('en-US')} to ${MAX_SEND_AMOUNT.toLocaleString('en-US')} XOF.`,
     { min: MIN_SEND_AMOUNT, max: MAX_SEND_AMOUNT },
   );
 }
