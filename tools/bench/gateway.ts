@@ -18,7 +18,7 @@ export interface EmbeddedStack {
 export const SERVICE_POOL_SIZE = 20;
 
 /**
- * The embedded mode as `npm start` runs it (five apps, one process, the in-process bus), on the
+ * The embedded mode as `npm start` runs it (six apps, one process, the in-process bus), on the
  * given database. Rate limits are lifted so the bench measures the work, not the 429s; secrets
  * are passed in so nothing is generated under DATA_DIR, a temporary directory all the same.
  * `env` adds or overrides settings (e.g. WEBHOOK_ALLOWED_HOSTS); `clock`, the application clock,

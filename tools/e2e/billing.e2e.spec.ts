@@ -33,7 +33,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const at = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString();
 
 /**
- * Spec 2.3, 2.4, 3.2, 3.3, 4.2 and CONTRACT 7 through the five apps in one process: dashboard
+ * Spec 2.3, 2.4, 3.2, 3.3, 4.2 and CONTRACT 7 through the six apps in one process: dashboard
  * create, the hosted invoice page, test_advance through due and grace, webhook events, lists.
  */
 let service: InProcessService;

@@ -22,12 +22,12 @@ import {
 const READY = /^\[([a-z]+)\] \1 ready on port (\d+)$/;
 
 /**
- * `npm run start:distributed`: the launcher starts the five apps as five processes that meet only
+ * `npm run start:distributed`: the launcher starts the six apps as six processes that meet only
  * through Kafka (the kcat mock cluster) and one throwaway Postgres database. Everything is driven
  * over HTTP through the gateway, as a client would.
  */
 describeWithPostgres('distributed mode', () => {
-  describeWithKafka('five apps in five processes over Kafka and Postgres', () => {
+  describeWithKafka('six apps in six processes over Kafka and Postgres', () => {
     const secrets = sharedSecrets();
     let dataDir: ReturnType<typeof tempDataDir> | undefined;
     let kafka: KafkaMock | undefined;
@@ -62,7 +62,7 @@ describeWithPostgres('distributed mode', () => {
         pid: children.find((child) => child.cmdline.includes(`apps/${app}/src/main.ts`))?.pid ?? -1,
       }));
       gatewayUrl = `http://127.0.0.1:${apps.find((app) => app.app === 'gateway')?.port}`;
-      console.log(`distributed: five apps ready in ${Date.now() - started} ms`);
+      console.log(`distributed: six apps ready in ${Date.now() - started} ms`);
     });
 
     afterAll(async () => {

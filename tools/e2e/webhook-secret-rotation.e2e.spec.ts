@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
  * Rolling the webhook secret (issue 4, beyond the spec): during the overlap every delivery carries
  * one `v1` per secret, new first, and a receiver on either secret accepts it; after the overlap
  * only the new one signs. Deliveries go to a real HTTPS receiver on loopback; time moves on the
- * service's clock. All five apps log at debug level into a buffer searched for the secrets.
+ * service's clock. All six apps log at debug level into a buffer searched for the secrets.
  */
 describe('webhook secret rotation', () => {
   let service: InProcessService;

@@ -42,7 +42,7 @@ type Delivery = Record<string, unknown> & { next_attempt_at: string | null };
  * process alone (no test agent). Its leased deliveries survive a `kill -9` in Postgres.
  */
 describeWithPostgres('webhooks as a process', () => {
-  describeWithKafka('five processes over Kafka, receiver trusted by NODE_EXTRA_CA_CERTS', () => {
+  describeWithKafka('six processes over Kafka, receiver trusted by NODE_EXTRA_CA_CERTS', () => {
     const secrets = sharedSecrets();
     const dataDir = tempDataDir('webhooks-processes');
     let kafka: KafkaMock | undefined;

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the embedded mode. All five apps in this one process over the in-process bus, an
+ * `npm start`: the embedded mode. All six apps in this one process over the in-process bus, an
  * embedded Postgres under DATA_DIR (unless DATABASE_URL is set), nothing to install.
  */
 import { loadConfig } from '@xaalis/config';

@@ -362,7 +362,12 @@ describeWithPostgres('payouts.payout.create: a payout without an agent wallet', 
         data: { object: payout },
       }),
     ]);
-    expect(await balance(merchantId)).toEqual({ available: 69_700, pending: 0 });
+    // The success is recorded first, then the hold settled (payout-outcomes.ts).
+    const settled = await eventually(
+      () => balance(merchantId),
+      (seen) => seen.pending === 0,
+    );
+    expect(settled).toEqual({ available: 69_700, pending: 0 });
     expect(await ledgerOf(body.payout_id)).toEqual({
       holds: [{ status: 'settled', amount: 30_000, fee: 300 }],
       transactions: [payoutHold(body.payout_id), `${payoutHold(body.payout_id)}:settled`],
@@ -409,7 +414,12 @@ describeWithPostgres('payouts.payout.create: a payout without an agent wallet', 
     expect(events).toEqual([
       expect.objectContaining({ type: 'payout.failed', data: { object: payout } }),
     ]);
-    expect(await balance(merchantId)).toEqual({ available: 100_000, pending: 0 });
+    // The failure is recorded first, then the hold released (payout-outcomes.ts).
+    const released = await eventually(
+      () => balance(merchantId),
+      (seen) => seen.pending === 0,
+    );
+    expect(released).toEqual({ available: 100_000, pending: 0 });
     expect(await ledgerOf(body.payout_id)).toEqual({
       holds: [{ status: 'released', amount: 25_000, fee: 250 }],
       transactions: [payoutHold(body.payout_id), `${payoutHold(body.payout_id)}:released`],

@@ -18,7 +18,7 @@ export interface InProcessService {
 }
 
 /**
- * The five apps in this test's process (the embedded composition root) over a throwaway
+ * The six apps in this test's process (the embedded composition root) over a throwaway
  * database on the local Postgres, with a clock the test moves: for flows that need time to pass
  * (payment expiry, refund settlement) without waiting for it.
  */

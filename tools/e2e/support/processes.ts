@@ -45,7 +45,7 @@ export interface StartOptions {
 
 /**
  * One process started by a test, in a process group of its own (`detached`), so that everything
- * it starts (the embedded Postgres, the five apps of the distributed launcher) can be found and
+ * it starts (the embedded Postgres, the six apps of the distributed launcher) can be found and
  * killed with it, even when it dies first and leaves them orphaned.
  */
 export class ManagedProcess {

@@ -330,6 +330,48 @@ describeWithPostgres('Ledger: holds', () => {
     });
   });
 
+  it('payments, holds, settlements and releases from three processes at once: none deadlocks (one lock order)', async () => {
+    const merchantId = await funded(10_000_000);
+    const earlier = Array.from({ length: 300 }, () => payoutHold(newId('payout')));
+    for (const ref of earlier) await ledger.hold({ ref, merchantId, mode: 'test', amount: 1_000 });
+
+    // Three processes' ledgers, so no process's turn-taking orders another's postings. In their
+    // entries a payment moves available then platform_fees, a hold available then pending, a
+    // release pending then available, a settlement pending then platform_fees.
+    const [crediting, holding, ending] = [1, 2, 3].map(() => new Ledger(db.pool));
+    const { errors } = await allSettled([
+      ...earlier.map((ref, i) =>
+        i % 2 === 0
+          ? ending!.releaseHold({ ref })
+          : ending!.settleHold({ ref, to: 'payouts_sent' }),
+      ),
+      ...earlier.map(() =>
+        holding!.hold({
+          ref: payoutHold(newId('payout')),
+          merchantId,
+          mode: 'test',
+          amount: 1_000,
+        }),
+      ),
+      ...earlier.map(() =>
+        crediting!.creditPayment({
+          paymentId: newId('payment'),
+          merchantId,
+          mode: 'test',
+          amount: 1_000,
+          fee: 10,
+        }),
+      ),
+    ]);
+
+    expect(errors).toEqual([]);
+    expect(await balancesOf(db.pool, merchantId, 'test')).toMatchObject({
+      merchant_available: 10_000_000 - 150 * 1_000 - 300 * 1_000 + 300 * 990,
+      merchant_pending: 300 * 1_000,
+      payouts_sent: 150 * 1_000,
+    });
+  });
+
   it('settling or releasing a hold never made is not_found', async () => {
     const ref = payoutHold(newId('payout'));
     await expect(ledger.settleHold({ ref, to: 'payouts_sent' })).rejects.toMatchObject({

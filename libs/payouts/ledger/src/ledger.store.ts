@@ -20,22 +20,24 @@ WITH txn AS (
   SELECT txn.txn_id, txn.merchant_id, txn.mode, entry.account, entry.amount FROM txn, entry
 ), opened AS (
   INSERT INTO ledger_balances (merchant_id, mode, account, balance)
-  SELECT txn.merchant_id, txn.mode, entry.account, 0 FROM txn, entry ORDER BY entry.n
+  SELECT txn.merchant_id, txn.mode, entry.account, 0 FROM txn, entry ORDER BY entry.account
   ON CONFLICT (merchant_id, mode, account) DO NOTHING
 )
 SELECT txn_id FROM txn`;
 
 /**
- * Moves the running balances, one row after the other in the entries' order: that is the order
+ * Moves the running balances, one row after the other in the accounts' order: that is the order
  * their row locks are taken in (an upsert follows its input's order, an UPDATE … FROM a join's
- * whim), and postings that lock in one order cannot deadlock. The rows exist (RECORD opened
- * them), so every row conflicts and takes the update; the inserted tuple is a 0 only because
- * Postgres checks the CHECK on it before it looks for the conflict. A hold that would take
- * merchant_available below zero fails here, on ledger_available_not_negative (23514).
+ * whim), and every posting locks a merchant's rows in that one order, so none can deadlock with
+ * another (a hold takes available then pending, a release pending then available, in their
+ * entries). The rows exist (RECORD opened them, in the same order), so every row conflicts and
+ * takes the update; the inserted tuple is a 0 only because Postgres checks the CHECK on it before
+ * it looks for the conflict. A hold that would take merchant_available below zero fails here, on
+ * ledger_available_not_negative (23514).
  */
 const MOVE = `
 INSERT INTO ledger_balances AS b (merchant_id, mode, account, balance)
-SELECT $1, $2, account, 0 FROM unnest($3::text[]) WITH ORDINALITY AS e(account, n) ORDER BY n
+SELECT $1, $2, account, 0 FROM unnest($3::text[]) AS e(account) ORDER BY account
 ON CONFLICT (merchant_id, mode, account) DO UPDATE
 SET balance = b.balance + ($4::bigint[])[array_position($3::text[], b.account)]`;
 
@@ -281,15 +283,28 @@ export async function postHolds(tx: PoolClient, batch: HoldPosting[]): Promise<v
   ]);
 }
 
-/** The merchant of each of these holds (a hold never made is left out). */
-export async function merchantsOfHolds(
+/**
+ * Locks what ending these holds will write, before any of it is written, in the one order every
+ * transaction of the ledger takes its locks in: hold rows by ref, then balance rows by merchant,
+ * mode and account. A transaction that ends several holds would otherwise take one posting's
+ * balance rows after another's hold row, and a settlement's platform_fees before a release's
+ * merchant_available, and deadlock with a payment or a hold of the same merchant. Answers the
+ * merchant of each hold (a hold never made is left out).
+ */
+export async function lockForEndings(
   tx: PoolClient,
   refs: HoldRef[],
 ): Promise<Map<string, string>> {
-  const { rows } = await tx.query<{ ref: string; merchant_id: string }>(
-    `SELECT h.ref, t.merchant_id FROM ledger_holds h JOIN ledger_transactions t ON t.txn_id = h.ref
-      WHERE h.ref = ANY($1::text[])`,
+  const { rows } = await tx.query<{ ref: string; merchant_id: string; mode: Mode }>(
+    `SELECT h.ref, t.merchant_id, t.mode FROM ledger_holds h JOIN ledger_transactions t ON t.txn_id = h.ref
+      WHERE h.ref = ANY($1::text[]) ORDER BY h.ref FOR UPDATE OF h`,
     [refs],
+  );
+  await tx.query(
+    `SELECT 1 FROM ledger_balances
+      WHERE (merchant_id, mode) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+      ORDER BY merchant_id, mode, account FOR UPDATE`,
+    [rows.map((row) => row.merchant_id), rows.map((row) => row.mode)],
   );
   return new Map(rows.map((row) => [row.ref, row.merchant_id]));
 }

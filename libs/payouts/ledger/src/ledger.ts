@@ -32,7 +32,7 @@ import {
   endHold,
   holdStatus,
   lockHold,
-  merchantsOfHolds,
+  lockForEndings,
   post,
   postHolds,
   recordHold,
@@ -231,15 +231,15 @@ export class Ledger {
   /**
    * Settlements and releases in their own transaction, batched as holds are (see `hold`): those
    * asked for while one is on its way end together, in one transaction, so that a burst of them
-   * takes a merchant's balance rows once and one connection, not one of each per hold. In the
-   * order of their merchants, the order a batch of holds locks in.
+   * takes a merchant's balance rows once and one connection, not one of each per hold. What they
+   * will write is locked first, in the ledger's one lock order (`lockForEndings`).
    */
   private readonly endings = new StatementBatcher<Ending, HoldEnded<'settled' | 'released'>>({
     maxBatch: 64,
     alone: (ending) => inTransaction(this.pool, undefined, (tx) => this.endHeld(tx, ending)),
     together: (endings) =>
       inTransaction(this.pool, undefined, async (tx) => {
-        const merchants = await merchantsOfHolds(
+        const merchants = await lockForEndings(
           tx,
           endings.map((ending) => ending.ref),
         );
