@@ -144,7 +144,7 @@ export class ExchangesService {
     return exchangeView(exchange, {
       checkoutUrl: payment.checkout_url,
       cs: clientSecretOf(payment),
-    }) as ExchangeReply;
+    });
   }
 }
 

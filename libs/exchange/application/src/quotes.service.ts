@@ -75,6 +75,6 @@ export class QuotesService {
       { newStream: true },
     );
     if (state === null) throw new Error(`quote ${quoteId} was not issued`);
-    return quoteView(state, token) as ExchangeQuoteReply;
+    return quoteView(state, token);
   }
 }

@@ -1,4 +1,5 @@
 import type { Currency } from '@xaalis/kernel';
+import type { ExchangeProvider } from './exchange-bounds';
 import type { Exchange, ExchangeStatus } from './exchange.state';
 
 /** What the view needs from outside the stream: the checkout of the customer's payment. */
@@ -13,8 +14,8 @@ export interface ExchangeObject {
   object: 'exchange';
   id: string;
   status: ExchangeStatus;
-  from: string;
-  to: string;
+  from: ExchangeProvider;
+  to: ExchangeProvider;
   send_amount: number;
   fee: number;
   receive_amount: number;

@@ -1,3 +1,4 @@
+import type { ExchangeProvider } from './exchange-bounds';
 import type { Quote } from './quote.state';
 
 /** CONTRACT 8: the quote's answer. `quote` is the opaque token, which only the caller holds. */
@@ -5,8 +6,8 @@ export interface ExchangeQuoteObject {
   object: 'exchange_quote';
   id: string;
   quote: string;
-  from: string;
-  to: string;
+  from: ExchangeProvider;
+  to: ExchangeProvider;
   send_amount: number;
   fee: number;
   receive_amount: number;
