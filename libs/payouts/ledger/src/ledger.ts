@@ -28,16 +28,8 @@ import {
   type SettlementAccount,
 } from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
-import {
-  endHold,
-  holdStatus,
-  lockHold,
-  lockForEndings,
-  post,
-  postHolds,
-  recordHold,
-  type HoldStatus,
-} from './ledger.store';
+import { lockForEndings, postHolds } from './ledger-batches.store';
+import { endHold, holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
 import { inTransaction } from './transaction';
 
 /** A hold to settle or release, and the posting that does it. */
