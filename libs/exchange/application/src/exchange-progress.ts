@@ -6,7 +6,6 @@ import { DomainError, type Clock } from '@xaalis/kernel';
 import { ExchangeAccountService } from './exchange-account.service';
 import { ExchangeCommands } from './exchange.commands';
 import { refundIdOf } from './exchange-money';
-import { ExchangeQueries } from './exchange.queries';
 
 type PaymentOutcome = 'succeeded' | 'failed' | 'expired' | 'refunded';
 type PayoutOutcome = 'succeeded' | 'failed';
@@ -24,15 +23,13 @@ export class ExchangeProgress {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly commands: ExchangeCommands,
-    private readonly queries: ExchangeQueries,
     private readonly accounts: ExchangeAccountService,
   ) {}
 
   async payment(outcome: PaymentOutcome, merchantId: string, payment: PaymentReply) {
     const exchangeId = payment.metadata['exchange'];
     if (exchangeId === undefined || !(await this.isOwn(merchantId))) return;
-    const command = await this.paymentCommand(outcome, exchangeId, payment.id);
-    if (command) await this.record(exchangeId, command);
+    await this.record(exchangeId, this.paymentCommand(outcome, exchangeId, payment.id));
   }
 
   async payout(outcome: PayoutOutcome, merchantId: string, payout: PayoutReply) {
@@ -52,11 +49,11 @@ export class ExchangeProgress {
     );
   }
 
-  private async paymentCommand(
+  private paymentCommand(
     outcome: PaymentOutcome,
     exchangeId: string,
     paymentId: string,
-  ): Promise<ExchangeCommand | null> {
+  ): ExchangeCommand {
     const now = this.clock.now();
     switch (outcome) {
       case 'succeeded':
@@ -65,13 +62,9 @@ export class ExchangeProgress {
         return { type: 'RecordPaymentFailed', data: { paymentId, now } };
       case 'expired':
         return { type: 'RecordPaymentExpired', data: { paymentId, now } };
-      case 'refunded': {
-        // The refund of a failed payout: the exchange names the one it asked for.
-        const exchange = await this.queries.exchange(exchangeId);
-        return exchange?.refundId
-          ? { type: 'RecordRefundSettled', data: { refundId: exchange.refundId, now } }
-          : null;
-      }
+      case 'refunded':
+        // The refund a failed payout asked for (one id per exchange); none asked: invalid_state.
+        return { type: 'RecordRefundSettled', data: { refundId: refundIdOf({ exchangeId }), now } };
     }
   }
 

@@ -7,17 +7,16 @@ import type {
   PublicExchangeRef,
 } from '@xaalis/contracts';
 import {
+  assertRoomFor,
   exchangeView,
   invalidQuote,
-  limitExceeded,
   phoneDayStream,
   redeemRefusal,
-  usedToday,
   type Exchange,
   type Quote,
 } from '@xaalis/exchange-domain';
 import { failpoint } from '@xaalis/failpoints';
-import { constantTimeEqual, notFound, PHONE_DAILY_LIMIT, type Clock } from '@xaalis/kernel';
+import { constantTimeEqual, notFound, type Clock } from '@xaalis/kernel';
 import { ExchangeAccountService } from './exchange-account.service';
 import { ExchangeCommands } from './exchange.commands';
 import { assertExchangeEnabled, assertProvidersUp } from './exchange-gate';
@@ -54,11 +53,14 @@ export class ExchangesService {
 
   async create(input: CreateExchangeRequest): Promise<ExchangeReply> {
     assertExchangeEnabled(this.config);
-    const quote = await this.quoteOfToken(input.quote);
+    const { quote, tokenHash } = await this.quoteOfToken(input.quote);
     assertProvidersUp(this.config, quote.from, quote.to);
-    if (quote.status === 'open') await this.assertRoomToday(quote);
+    if (quote.status === 'open') {
+      const today = phoneDayStream(quote.phone, this.clock.now());
+      assertRoomFor(await this.queries.phoneDay(today), quote.sendAmount);
+    }
 
-    const day = await this.redeem(quote, input);
+    const day = await this.redeem(quote, tokenHash, input);
     await this.commands.phoneDay(phoneDayStream(quote.phone, day), {
       type: 'ReserveAmount',
       data: { exchangeId: input.exchange_id, amount: quote.sendAmount, now: day },
@@ -104,31 +106,31 @@ export class ExchangesService {
     return this.view(exchange, payment);
   }
 
-  /** Unknown, malformed and forged tokens are one answer, as are expired and used quotes. */
-  private async quoteOfToken(token: string): Promise<Quote> {
+  /**
+   * The token's quote, read before anything else is asked of it; unknown, malformed and forged
+   * tokens are one answer, as are expired and used quotes.
+   */
+  private async quoteOfToken(token: string): Promise<{ quote: Quote; tokenHash: string }> {
     const quoteId = quoteIdOfToken(token);
     const quote = quoteId === null ? null : await this.queries.quote(quoteId);
-    if (quote === null || !constantTimeEqual(this.quotes.tokenHash(token), quote.tokenHash)) {
-      throw invalidQuote();
-    }
-    return quote;
-  }
-
-  private async assertRoomToday(quote: Quote): Promise<void> {
-    const day = await this.queries.phoneDay(phoneDayStream(quote.phone, this.clock.now()));
-    const used = usedToday(day);
-    if (used + quote.sendAmount > PHONE_DAILY_LIMIT) throw limitExceeded(used);
+    const tokenHash = this.quotes.tokenHash(token);
+    if (quote === null || !constantTimeEqual(tokenHash, quote.tokenHash)) throw invalidQuote();
+    return { quote, tokenHash };
   }
 
   /**
    * Redeems the quote for this exchange (now, or this exchange's earlier run did): when it was
    * redeemed, which is the exchange's Dakar day however late a retry comes.
    */
-  private async redeem(quote: Quote, input: CreateExchangeRequest): Promise<Date> {
+  private async redeem(
+    quote: Quote,
+    tokenHash: string,
+    input: CreateExchangeRequest,
+  ): Promise<Date> {
     const outcome = await this.commands.quote(quote.quoteId, {
       type: 'RedeemQuote',
       data: {
-        tokenHash: quote.tokenHash,
+        tokenHash,
         otp: input.otp,
         exchangeId: input.exchange_id,
         now: this.clock.now(),

@@ -2,14 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, CONFIG, type XaalisConfig } from '@xaalis/config';
 import type { CreateExchangeQuoteRequest, ExchangeQuoteReply } from '@xaalis/contracts';
 import {
+  assertRoomFor,
   assertValidTerms,
-  limitExceeded,
   phoneDayStream,
   quoteView,
-  usedToday,
   type ExchangeTerms,
 } from '@xaalis/exchange-domain';
-import { hashSecret, newId, PHONE_DAILY_LIMIT, randomToken, type Clock } from '@xaalis/kernel';
+import { hashSecret, newId, randomToken, type Clock } from '@xaalis/kernel';
 import { ExchangeCommands } from './exchange.commands';
 import { assertExchangeEnabled, assertProvidersUp } from './exchange-gate';
 import { ExchangeQueries } from './exchange.queries';
@@ -55,8 +54,7 @@ export class QuotesService {
     assertValidTerms(terms);
     assertProvidersUp(this.config, terms.from, terms.to);
     // Said now rather than after the one-time code; the exchange's reservation is what holds it.
-    const used = usedToday(await this.queries.phoneDay(phoneDayStream(terms.phone, now)));
-    if (used + terms.sendAmount > PHONE_DAILY_LIMIT) throw limitExceeded(used);
+    assertRoomFor(await this.queries.phoneDay(phoneDayStream(terms.phone, now)), terms.sendAmount);
 
     const quoteId = newId('exchangeQuote');
     const token = `${quoteId}_${randomToken(32)}`;

@@ -6,8 +6,8 @@ export { invalidOtp, invalidQuote, quoteDecider, redeemRefusal } from './quote.d
 export * from './quote.view';
 export * from './phone-day.commands';
 export * from './phone-day.events';
-export { usedToday, type PhoneDayState, type Reservation } from './phone-day.state';
-export { limitExceeded, phoneDayDecider } from './phone-day.decide';
+export { type PhoneDayState, type Reservation } from './phone-day.state';
+export { assertRoomFor, limitExceeded, phoneDayDecider } from './phone-day.decide';
 export * from './exchange.commands';
 export * from './exchange.events';
 export {

@@ -1,5 +1,6 @@
 import { givenWhenThen } from '@xaalis/kernel/testing';
-import { phoneDayDecider } from './phone-day.decide';
+import { assertRoomFor, phoneDayDecider } from './phone-day.decide';
+import { evolve, initialState } from './phone-day.state';
 import { amountReleased, amountReserved, releaseAmount, reserveAmount } from './phone-day.fixtures';
 
 const { given } = givenWhenThen(phoneDayDecider);
@@ -46,5 +47,22 @@ describe('phone day decider (2,000,000 XOF per phone per Dakar day)', () => {
 
   it('a release of an exchange never reserved here is not_found', () => {
     given(busyDay).when(releaseAmount(9)).thenRefuses('not_found');
+  });
+});
+
+describe('assertRoomFor (what a quote and a creation ask before reserving)', () => {
+  const day = busyDay.reduce(evolve, initialState());
+
+  it('exactly the limit passes', () => {
+    expect(() => assertRoomFor(day, 500)).not.toThrow();
+  });
+
+  it('one franc more is limit_exceeded, with what is used', () => {
+    expect(() => assertRoomFor(day, 501)).toThrow(
+      expect.objectContaining({
+        code: 'limit_exceeded',
+        details: { limit: 2_000_000, used: 1_999_500 },
+      }),
+    );
   });
 });

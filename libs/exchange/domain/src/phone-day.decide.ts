@@ -15,14 +15,21 @@ export const limitExceeded = (used: number) =>
     used,
   });
 
-/** Exactly the limit passes; one franc more is refused. */
+/**
+ * `limit_exceeded` unless the day has room for `amount`: exactly the limit passes, one franc more
+ * is refused. The reservation's rule, which a quote and an exchange's creation also ask first.
+ */
+export function assertRoomFor(state: PhoneDayState, amount: number): void {
+  const used = usedToday(state);
+  if (used + amount > PHONE_DAILY_LIMIT) throw limitExceeded(used);
+}
+
 function reserveAmount({ data }: ReserveAmount, state: PhoneDayState): PhoneDayEvent[] {
   if (state.has(data.exchangeId)) return [];
   if (!Number.isSafeInteger(data.amount) || data.amount < 1) {
     throw new RangeError(`bad amount ${data.amount}`);
   }
-  const used = usedToday(state);
-  if (used + data.amount > PHONE_DAILY_LIMIT) throw limitExceeded(used);
+  assertRoomFor(state, data.amount);
   return [
     {
       type: 'AmountReserved',
