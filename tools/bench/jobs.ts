@@ -4,7 +4,14 @@ import { JobScheduler, jobDone, type JobHandler } from '@xaalis/jobs';
 import { FixedClock, systemClock } from '@xaalis/kernel';
 import { issueTestSecretKey, startEmbeddedStack } from './gateway';
 import { httpGet } from './http-load';
-import { measureInterleaved, percentile, untilIdle, type Measurement } from './measure';
+import {
+  measureDrain,
+  measureInterleaved,
+  percentile,
+  untilIdle,
+  type Backlog,
+  type Measurement,
+} from './measure';
 import { createPayment } from './payments';
 import type { Judged } from './report';
 
@@ -97,38 +104,22 @@ async function createThenExpire(
   await untilIdle();
   log(`${due.toLocaleString('en-US')} payments expiring at once`);
 
-  const cpu = process.cpuUsage();
-  const start = performance.now();
-  clock.advance(PAST_EXPIRY_MS);
-  let jobs = await expiryJobs(pool);
-  while (jobs.running > 0 && performance.now() - start < DRAIN_LIMIT_MS) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    jobs = await expiryJobs(pool);
-  }
-  const seconds = (performance.now() - start) / 1000;
-  const { user, system } = process.cpuUsage(cpu);
-  if (jobs.left > 0) {
-    // A failed run is retried after a backoff the held clock never reaches.
-    log(
-      `${jobs.left} expiries not done (${jobs.running} still running) after ${seconds.toFixed(1)} s`,
-    );
-  }
-  const expired: Measurement = {
-    name: `payment expiries fired (${due.toLocaleString('en-US')} due at once)`,
-    rate: (due - jobs.left) / seconds,
-    p50Ms: 0,
-    p99Ms: 0,
-    operations: due - jobs.left,
-    seconds,
-    cpuMsPerOp: (user + system) / 1000 / Math.max(1, due - jobs.left),
-  };
+  const { measurement: expired, left } = await measureDrain(
+    `payment expiries fired (${due.toLocaleString('en-US')} due at once)`,
+    due,
+    () => clock.advance(PAST_EXPIRY_MS),
+    () => expiryJobs(pool),
+    DRAIN_LIMIT_MS,
+  );
+  // A failed run is retried after a backoff the held clock never reaches.
+  if (left > 0) log(`${left} expiries not done after ${expired.seconds.toFixed(1)} s`);
   return { baseline: created!, subject: expired, target: { kind: 'none' } };
 }
 
 /** Expiry jobs left, and of those the ones not failed yet (still due or running). */
-const expiryJobs = async (pool: Pool): Promise<{ left: number; running: number }> =>
+const expiryJobs = async (pool: Pool): Promise<Backlog> =>
   (
-    await pool.query<{ left: number; running: number }>(
+    await pool.query<Backlog>(
       `SELECT count(*)::int AS left, (count(*) FILTER (WHERE last_error IS NULL))::int AS running
          FROM jobs WHERE kind = 'payment.expire'`,
     )

@@ -208,3 +208,46 @@ export const warm = (subject: Subject): Subject => ({
   ...subject,
   options: { ...subject.options, warmupMs: SERVICE_WARMUP_MS },
 });
+
+/** What a drain has left: `running` of it can still end (a failed job waits for a later try). */
+export interface Backlog {
+  left: number;
+  running: number;
+}
+
+/**
+ * Times a burst the service drains on its own (work all due at once): `start` sets it off, and
+ * `backlog` is read every 20 ms until nothing is running or `limitMs` have passed. The rate
+ * counts what was done of `due`; `left` is what was not.
+ */
+export async function measureDrain(
+  name: string,
+  due: number,
+  start: () => void,
+  backlog: () => Promise<Backlog>,
+  limitMs: number,
+): Promise<{ measurement: Measurement; left: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  start();
+  let now = await backlog();
+  while (now.running > 0 && performance.now() - started < limitMs) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    now = await backlog();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  const done = due - now.left;
+  return {
+    measurement: {
+      name,
+      rate: done / seconds,
+      p50Ms: 0,
+      p99Ms: 0,
+      operations: done,
+      seconds,
+      cpuMsPerOp: (user + system) / 1000 / Math.max(1, done),
+    },
+    left: now.left,
+  };
+}
