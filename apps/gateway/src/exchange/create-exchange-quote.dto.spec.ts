@@ -70,7 +70,7 @@ describe('CreateExchangeQuoteDto (CONTRACT 8)', () => {
       issues: [{ field: 'send_amount', issue: expect.stringContaining('integer') }],
     });
     expect(await validateDto(CreateExchangeQuoteDto, newQuote({ send_amount: 0 }))).toEqual({
-      issues: [{ field: 'send_amount', issue: 'must not be less than 1' }],
+      issues: [{ field: 'send_amount', issue: 'must be at least 1' }],
     });
   });
 

@@ -115,7 +115,7 @@ describeWithPostgres('gateway: the public exchange routes', () => {
       code: 'validation_error',
       details: [
         { field: 'to', issue: 'must differ from `from`' },
-        { field: 'send_amount', issue: 'must be an integer number' },
+        { field: 'send_amount', issue: 'must be an integer' },
       ],
     });
     expect(sent(EXCHANGE_QUOTE_CREATE)).toEqual([]);

@@ -202,16 +202,12 @@ describe('HTTP edge', () => {
       expect(error.code).toBe('validation_error');
       expect(error.details).toEqual([
         { field: 'extra', issue: 'is not an allowed field' },
-        {
-          field: 'amount',
-          issue:
-            'must not be greater than 100000000; must not be less than 1; must be an integer number',
-        },
+        { field: 'amount', issue: 'must be an integer' },
         {
           field: 'customer.phone',
           issue: 'must be a Senegalese mobile number: +2217 followed by 8 digits',
         },
-        { field: 'items[1].quantity', issue: 'must not be less than 1' },
+        { field: 'items[1].quantity', issue: 'must be at least 1' },
         { field: 'metadata', issue: 'value of "order" must be a string' },
         { field: 'webhook_url', issue: 'must be an https:// URL of at most 2048 characters' },
       ]);
@@ -234,7 +230,7 @@ describe('HTTP edge', () => {
       const tooMany = await send('/test/list?limit=101');
       expect(tooMany.status).toBe(400);
       expect((await errorOf(tooMany)).details).toEqual([
-        { field: 'limit', issue: 'must not be greater than 100' },
+        { field: 'limit', issue: 'must be at most 100' },
       ]);
     });
 

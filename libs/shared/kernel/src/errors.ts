@@ -53,8 +53,15 @@ export class DomainError extends Error {
 export const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 
-export const validationError = (issues: FieldIssue[], message = 'The request is invalid.') =>
+/** CONTRACT 2's validation error; its message names the fields (the body itself has the empty path). */
+export const validationError = (issues: FieldIssue[], message = invalidFieldsMessage(issues)) =>
   new DomainError('validation_error', message, issues);
+
+function invalidFieldsMessage(issues: FieldIssue[]): string {
+  if (issues.length === 0) return 'The request is invalid.';
+  const fields = [...new Set(issues.map((issue) => issue.field || 'the body'))];
+  return `Invalid request: ${fields.join(', ')}.`;
+}
 
 export const notFound = (what: string) => new DomainError('not_found', `No such ${what}.`);
 

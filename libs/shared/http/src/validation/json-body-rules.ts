@@ -28,7 +28,7 @@ export function jsonBodyProblem(value: unknown, text: string): DomainError | und
   if (typeof value !== 'object' || value === null) {
     const issue =
       checkStrings && typeof value === 'string' ? unstorableTextIssue(value) : undefined;
-    return issue === undefined ? undefined : invalidStrings([{ field: '', issue }]);
+    return issue === undefined ? undefined : validationError([{ field: '', issue }]);
   }
   const walk: Walk = {
     checkStrings,
@@ -54,7 +54,7 @@ export function jsonBodyProblem(value: unknown, text: string): DomainError | und
       if (!visit(walk, level, key, object[key])) return tooDeep(pathOf(level, key));
     }
   }
-  return walk.issues.length === 0 ? undefined : invalidStrings(walk.issues.slice(0, MAX_ISSUES));
+  return walk.issues.length === 0 ? undefined : validationError(walk.issues.slice(0, MAX_ISSUES));
 }
 
 interface Walk {
@@ -90,11 +90,6 @@ function tooManyMembers(firstOver: string, level: Level): DomainError {
   );
 }
 
-function invalidStrings(issues: FieldIssue[]): DomainError {
-  // The body itself (a bare JSON string) has the empty path.
-  const fields = issues.map((issue) => issue.field || 'the body');
-  return validationError(issues, `Invalid request: ${fields.join(', ')}.`);
-}
 
 /** `customer.phone`, `items[2].amount`: as the validation pipe names fields. */
 function pathOf(level: Level, key: string | number): string {

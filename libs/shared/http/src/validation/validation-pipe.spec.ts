@@ -1,5 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { DomainError } from '@xaalis/kernel';
 import { createValidationPipe } from './validation-pipe';
 import { IsPhone } from './validators';
@@ -32,7 +43,22 @@ class OrderDto {
 
   @IsOptional()
   @IsString()
+  @Length(2, 10)
   note?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(2)
+  @IsString({ each: true })
+  tags?: string[];
+}
+
+class BoundedDto {
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  amount!: number;
 }
 
 const pipe = createValidationPipe();
@@ -70,14 +96,48 @@ describe('createValidationPipe', () => {
         field: 'customer.phone',
         issue: 'must be a Senegalese mobile number: +2217 followed by 8 digits',
       },
-      { field: 'lines[1].quantity', issue: 'must not be less than 1' },
+      { field: 'lines[1].quantity', issue: 'must be at least 1' },
     ]);
     expect(error.message).toBe('Invalid request: customer.phone, lines[1].quantity.');
   });
 
   it('does not convert JSON types: "100" is not an integer', async () => {
     const error = await failure({ amount: '100' });
-    expect(error.details).toEqual([{ field: 'amount', issue: 'must be an integer number' }]);
+    expect(error.details).toEqual([{ field: 'amount', issue: 'must be an integer' }]);
+  });
+
+  it('says only the type a value of the wrong type must have, not the bounds of that type', async () => {
+    const bounded = { type: 'body' as const, metatype: BoundedDto, data: undefined };
+    const wrongType = await pipe.transform({ amount: '100' }, bounded).catch((error) => error);
+    expect(wrongType.details).toEqual([{ field: 'amount', issue: 'must be an integer' }]);
+    const outOfBounds = await pipe.transform({ amount: 101 }, bounded).catch((error) => error);
+    expect(outOfBounds.details).toEqual([{ field: 'amount', issue: 'must be at most 100' }]);
+    const tags = await failure({ amount: 1, tags: 'one' });
+    expect(tags.details).toEqual([{ field: 'tags', issue: 'must be an array' }]);
+  });
+
+  it('says a missing field is required', async () => {
+    const error = await failure({ customer: {} });
+    expect(error.details).toEqual([
+      { field: 'amount', issue: 'is required' },
+      { field: 'customer.phone', issue: 'is required' },
+    ]);
+    expect(error.message).toBe('Invalid request: amount, customer.phone.');
+  });
+
+  it('words lengths and sizes plainly', async () => {
+    const short = await failure({ amount: 1, note: 'a', tags: [] });
+    expect(short.details).toEqual([
+      { field: 'note', issue: 'must be at least 2 characters' },
+      { field: 'tags', issue: 'must have at least 1 item' },
+    ]);
+    const long = await failure({ amount: 1, note: 'a'.repeat(11), tags: ['a', 'b', 'c'] });
+    expect(long.details).toEqual([
+      { field: 'note', issue: 'must be at most 10 characters' },
+      { field: 'tags', issue: 'must have at most 2 items' },
+    ]);
+    const items = await failure({ amount: 1, tags: ['a', 7] });
+    expect(items.details).toEqual([{ field: 'tags', issue: 'each item must be a string' }]);
   });
 
   it('refuses unknown fields, nested ones included', async () => {
@@ -110,6 +170,6 @@ describe('createValidationPipe', () => {
 
   it('reports the required fields of a missing body', async () => {
     const error = await failure(undefined);
-    expect(error.details).toEqual([{ field: 'amount', issue: 'must be an integer number' }]);
+    expect(error.details).toEqual([{ field: 'amount', issue: 'is required' }]);
   });
 });

@@ -9,11 +9,9 @@ const PIPE_OPTIONS = {
   forbidUnknownValues: true,
   transform: true,
   transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
-  validationError: { target: false, value: false },
-  exceptionFactory: (errors) => {
-    const issues = toFieldIssues(errors);
-    return validationError(issues, `Invalid request: ${issues.map((i) => i.field).join(', ')}.`);
-  },
+  // The value is kept for toFieldIssues (an absent field is `is required`), never sent back.
+  validationError: { target: false, value: true },
+  exceptionFactory: (errors) => validationError(toFieldIssues(errors)),
 } satisfies ValidationPipeOptions;
 
 /**
