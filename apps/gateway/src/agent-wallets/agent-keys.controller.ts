@@ -16,7 +16,13 @@ import {
   type BusRequester,
 } from '@xaalis/contracts';
 import { ApiListResponse, asListResponse, Idempotent, NewIds } from '@xaalis/http';
-import { ApiCaller, ApiKeyAuth, newApiKeySecret, RequireScope } from '@xaalis/identity';
+import {
+  ApiCaller,
+  ApiKeyAuth,
+  ApiKeyAuthenticator,
+  newApiKeySecret,
+  RequireScope,
+} from '@xaalis/identity';
 import { IdempotentSecretIssuance } from '../common/secret-once';
 import { IssuedAgentKeyResponse } from './issued-agent-key.response';
 
@@ -34,6 +40,7 @@ export class AgentKeysController {
   constructor(
     @Inject(BUS_CLIENT) private readonly bus: BusRequester,
     @Inject(CONFIG) config: XaalisConfig,
+    private readonly authenticator: ApiKeyAuthenticator,
   ) {
     if (!config.secretHashKey) throw new Error('config.secretHashKey is required to issue keys');
     this.hashKey = config.secretHashKey;
@@ -82,12 +89,20 @@ export class AgentKeysController {
   @Idempotent({ required: false })
   @ApiParam({ name: 'keyId' })
   @ApiOkResponse({ type: AgentKeyObjectReply, description: 'The key, `revoked_at` set.' })
-  revoke(@ApiCaller() caller: ApiCaller, @Param('id') id: string, @Param('keyId') keyId: string) {
-    return request(this.bus, PAYOUTS_AGENT_KEY_REVOKE, {
+  async revoke(
+    @ApiCaller() caller: ApiCaller,
+    @Param('id') id: string,
+    @Param('keyId') keyId: string,
+  ) {
+    const key = await request(this.bus, PAYOUTS_AGENT_KEY_REVOKE, {
       merchant_id: caller.merchantId,
       mode: caller.mode,
       agent_wallet_id: id,
       key_id: keyId,
     });
+    // Refused here from this answer on; other replicas hear of it from the payouts app's NOTIFY,
+    // which may reach this one after the client has its answer and calls again.
+    this.authenticator.forget(key.id);
+    return key;
   }
 }

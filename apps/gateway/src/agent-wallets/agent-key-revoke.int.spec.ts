@@ -1,0 +1,125 @@
+import { of } from 'rxjs';
+import {
+  type AgentKeyObjectReply,
+  type AgentKeyReply,
+  type AgentWalletSpendingReply,
+  PAYOUTS_AGENT_KEY_FIND,
+  PAYOUTS_AGENT_KEY_REVOKE,
+  PAYOUTS_AGENT_WALLET_GET,
+} from '@xaalis/contracts';
+import { newApiKeySecret } from '@xaalis/identity';
+import { randomToken } from '@xaalis/kernel';
+import { describeWithPostgres } from '@xaalis/testing';
+import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
+import { HttpClient, sessionCookie } from '../testing/http-client';
+
+const answer = (value: unknown) =>
+  of({ ok: true, value }) as unknown as ReturnType<typeof zeroBalanceBus.send>;
+
+const WALLET = 'aw_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
+const KEY = 'agk_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
+const AT = '2026-11-22T10:00:00.000Z';
+
+/**
+ * `DELETE /v1/agent-wallets/{id}/keys/{keyId}` refuses the key from its answer on in the gateway
+ * that gave it, though that gateway has the key cached and the payouts app's notification (which
+ * evicts it on every replica) has not come: the payouts app here is the harness's bus, which
+ * sends none. tools/e2e/payouts.e2e.spec.ts runs the real one.
+ */
+describeWithPostgres('gateway: a revoked agent key', () => {
+  let gw: Gateway;
+  let http: HttpClient;
+  let secretKey: string;
+  let agentKey: string;
+  let revoked = false;
+  const send = zeroBalanceBus.send.bind(zeroBalanceBus);
+
+  beforeAll(async () => {
+    gw = await startGateway();
+    http = new HttpClient(gw.url);
+    const signUp = await http.call('POST', '/dashboard/v1/auth/sign-up', {
+      body: { email: 'owner@agents.sn', password: 'correct horse battery', name: 'Owner' },
+    });
+    const cookie = sessionCookie(signUp.headers);
+    const merchant = await http.call('POST', '/dashboard/v1/merchants', {
+      cookie,
+      body: { name: 'Boutique Agents' },
+    });
+    const merchantId: string = merchant.body.id;
+    const key = await http.call('POST', `/dashboard/v1/merchants/${merchantId}/test/api-keys`, {
+      cookie,
+      idempotencyKey: randomToken(16),
+    });
+    secretKey = key.body.secret_key;
+    const agent = newApiKeySecret('agent', 'test', gw.config.secretHashKey!);
+    agentKey = agent.secret;
+
+    const found: AgentKeyReply = {
+      id: KEY,
+      merchant_id: merchantId,
+      mode: 'test',
+      agent_wallet_id: WALLET,
+      secret_hash: agent.secretHash,
+    };
+    const wallet: AgentWalletSpendingReply = {
+      id: WALLET,
+      object: 'agent_wallet',
+      livemode: false,
+      name: 'Refunds agent',
+      status: 'active',
+      provider: 'wave',
+      max_payout_amount: 20_000,
+      max_daily_amount: null,
+      allowed_recipient_phones: ['+221771234567'],
+      policy_version: 1,
+      created_at: AT,
+      updated_at: AT,
+      spent_today: 0,
+      remaining_today: null,
+    };
+    const revokedKey: AgentKeyObjectReply = {
+      id: KEY,
+      object: 'agent_key',
+      agent_wallet_id: WALLET,
+      livemode: false,
+      created_at: AT,
+      revoked_at: AT,
+    };
+    jest.spyOn(zeroBalanceBus, 'send').mockImplementation((pattern: string, data: unknown) => {
+      if (pattern === PAYOUTS_AGENT_KEY_FIND) return answer({ key: revoked ? null : found });
+      if (pattern === PAYOUTS_AGENT_WALLET_GET) return answer(wallet);
+      if (pattern === PAYOUTS_AGENT_KEY_REVOKE) {
+        revoked = true;
+        return answer(revokedKey);
+      }
+      return send(pattern, data);
+    });
+  });
+
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await gw?.close();
+  });
+
+  it('is refused (401) on its next call, where it was cached and no notification came', async () => {
+    const before = await http.call('GET', '/v1/agent/wallet', { bearer: agentKey });
+    expect({ status: before.status, id: before.body.id }).toEqual({ status: 200, id: WALLET });
+    // Cached: the payouts app is not asked again.
+    revoked = true;
+    expect((await http.call('GET', '/v1/agent/wallet', { bearer: agentKey })).status).toBe(200);
+    revoked = false;
+
+    const revoke = await http.call('DELETE', `/v1/agent-wallets/${WALLET}/keys/${KEY}`, {
+      bearer: secretKey,
+    });
+    expect({ status: revoke.status, revoked_at: revoke.body.revoked_at }).toEqual({
+      status: 200,
+      revoked_at: AT,
+    });
+    const after = await http.call('GET', '/v1/agent/wallet', { bearer: agentKey });
+    expect({ status: after.status, code: after.body.error?.code }).toEqual({
+      status: 401,
+      code: 'authentication_required',
+    });
+  });
+});
