@@ -119,6 +119,8 @@ describe('agent wallets and payouts over HTTP', () => {
 
     const listed = await http().get('/v1/agent-wallets', { bearer: merchant.testKey });
     expect(listed.body).toEqual({ object: 'list', data: [byOwner.body, wallet], has_more: false });
+    // As GET shows it, field for field in the same order (the read model's jsonb sorts keys).
+    expect(JSON.stringify(listed.body.data[1])).toBe(JSON.stringify(wallet));
     const live = await http().get('/v1/agent-wallets', { bearer: merchant.liveKey });
     expect(live.body).toEqual({ object: 'list', data: [], has_more: false });
   });

@@ -8,6 +8,7 @@ import { notFound, type Mode } from '@xaalis/kernel';
 import {
   agentWalletExists,
   agentWalletStream,
+  inAgentWalletOrder,
   payoutExists,
   payoutStream,
   type AgentWallet,
@@ -116,7 +117,7 @@ export class PayoutsQueries {
               LIMIT $4`,
       values: [merchantId, mode, page.startingAfter ?? null, page.limit + 1],
     });
-    return rows.map((row) => row.object);
+    return rows.map((row) => inAgentWalletOrder(row.object));
   }
 
   /** A wallet's payouts, newest first, `limit + 1` rows; by `client_reference` when given. */

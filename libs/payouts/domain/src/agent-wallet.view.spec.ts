@@ -12,6 +12,7 @@ import {
   WALLET_ID,
 } from './agent-wallet.fixtures';
 import {
+  inAgentWalletOrder,
   toAgentKeyObject,
   toAgentWalletObject,
   toAgentWalletWithSpending,
@@ -33,6 +34,17 @@ describe('agent wallet views', () => {
       created_at: T0.toISOString(),
       updated_at: T0.toISOString(),
     });
+  });
+
+  it('inAgentWalletOrder: a stored object (keys sorted, as jsonb keeps them) in GET order', () => {
+    const wallet = toAgentWalletObject(walletOf(newWallet()));
+    const sorted = Object.fromEntries(
+      Object.entries(wallet).sort(([a], [b]) => a.localeCompare(b)),
+    );
+    expect(JSON.stringify(sorted)).not.toBe(JSON.stringify(wallet));
+    expect(JSON.stringify(inAgentWalletOrder(sorted as typeof wallet))).toBe(
+      JSON.stringify(wallet),
+    );
   });
 
   it('a policy change shows in the object, with its version and time', () => {

@@ -18,6 +18,27 @@ export interface AgentWalletObject {
   updated_at: string;
 }
 
+/**
+ * A wallet object as stored in a read model (jsonb keeps no key order), in the order
+ * `toAgentWalletObject` gives its fields, so a list shows each wallet as `GET` does.
+ */
+export function inAgentWalletOrder(stored: AgentWalletObject): AgentWalletObject {
+  return {
+    id: stored.id,
+    object: stored.object,
+    livemode: stored.livemode,
+    name: stored.name,
+    status: stored.status,
+    provider: stored.provider,
+    max_payout_amount: stored.max_payout_amount,
+    max_daily_amount: stored.max_daily_amount,
+    allowed_recipient_phones: stored.allowed_recipient_phones,
+    policy_version: stored.policy_version,
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+  };
+}
+
 /** `GET /v1/agent/wallet`: the wallet and what is left of the current Dakar day (CONTRACT 5). */
 export interface AgentWalletWithSpending extends AgentWalletObject {
   spent_today: number;
