@@ -1,10 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, type TransformFnParams } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { LIST_CURSOR_MAX_LENGTH, MAX_LIST_LIMIT } from '@xaalis/kernel';
 
 export const DEFAULT_LIST_LIMIT = 20;
 export { MAX_LIST_LIMIT };
+
+/**
+ * A query value written as a decimal integer, as that number. Anything else (`1e2`, `0x10`, ` `,
+ * `1.5`) stays a string, for the integer check to refuse, where `Number` would have read some of
+ * them as integers.
+ */
+const decimalInteger = ({ value }: TransformFnParams): unknown =>
+  typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
 
 /**
  * CONTRACT 4 query of every list endpoint; extend it with the endpoint's own filters. Query values
@@ -18,7 +26,7 @@ export class ListQueryDto {
     default: DEFAULT_LIST_LIMIT,
   })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt()
   @Min(1)
   @Max(MAX_LIST_LIMIT)

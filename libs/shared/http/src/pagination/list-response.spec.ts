@@ -57,10 +57,20 @@ describe('ListQueryDto', () => {
     );
   });
 
-  it.each(['0', '101', 'abc', '2.5', ''])('refuses limit=%j', async (limit) => {
+  it.each([
+    ['0', 'must be at least 1'],
+    ['-3', 'must be at least 1'],
+    ['101', 'must be at most 100'],
+    ['abc', 'must be an integer'],
+    ['2.5', 'must be an integer'],
+    ['', 'must be an integer'],
+    [' 5', 'must be an integer'],
+    ['1e2', 'must be an integer'],
+    ['0x10', 'must be an integer'],
+  ])('refuses limit=%j: %s', async (limit, issue) => {
     await expect(pipe.transform({ limit }, asQuery)).rejects.toMatchObject({
       code: 'validation_error',
-      details: [{ field: 'limit', issue: expect.any(String) }],
+      details: [{ field: 'limit', issue }],
     });
   });
 
