@@ -1,9 +1,8 @@
 import { throwError } from 'rxjs';
 import { WEBHOOKS_ENDPOINT_SET_DEFAULT } from '@xaalis/contracts';
-import { randomToken } from '@xaalis/kernel';
 import { describeWithPostgres } from '@xaalis/testing';
 import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
-import { HttpClient, sessionCookie } from '../testing/http-client';
+import { HttpClient, signUpMerchant } from '../testing/http-client';
 
 /**
  * `PATCH /v1/account` tells the webhooks app the new default endpoint before it answers (issue
@@ -22,20 +21,9 @@ describeWithPostgres(
     beforeAll(async () => {
       gw = await startGateway();
       http = new HttpClient(gw.url);
-      const signUp = await http.call('POST', '/dashboard/v1/auth/sign-up', {
-        body: { email: 'owner@account.sn', password: 'correct horse battery', name: 'Owner' },
-      });
-      const cookie = sessionCookie(signUp.headers);
-      const merchant = await http.call('POST', '/dashboard/v1/merchants', {
-        cookie,
-        body: { name: 'Boutique Account' },
-      });
-      merchantId = merchant.body.id;
-      const key = await http.call('POST', `/dashboard/v1/merchants/${merchantId}/test/api-keys`, {
-        cookie,
-        idempotencyKey: randomToken(16),
-      });
-      secretKey = key.body.secret_key;
+      const merchant = await signUpMerchant(http, 'owner@account.sn', 'Boutique Account');
+      merchantId = merchant.merchantId;
+      secretKey = await merchant.secretKey('test');
     });
 
     afterAll(async () => {

@@ -8,10 +8,9 @@ import {
   PAYOUTS_AGENT_WALLET_GET,
 } from '@xaalis/contracts';
 import { newApiKeySecret } from '@xaalis/identity';
-import { randomToken } from '@xaalis/kernel';
 import { describeWithPostgres } from '@xaalis/testing';
 import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
-import { HttpClient, sessionCookie } from '../testing/http-client';
+import { HttpClient, signUpMerchant } from '../testing/http-client';
 
 const answer = (value: unknown) =>
   of({ ok: true, value }) as unknown as ReturnType<typeof zeroBalanceBus.send>;
@@ -37,20 +36,12 @@ describeWithPostgres('gateway: a revoked agent key', () => {
   beforeAll(async () => {
     gw = await startGateway();
     http = new HttpClient(gw.url);
-    const signUp = await http.call('POST', '/dashboard/v1/auth/sign-up', {
-      body: { email: 'owner@agents.sn', password: 'correct horse battery', name: 'Owner' },
-    });
-    const cookie = sessionCookie(signUp.headers);
-    const merchant = await http.call('POST', '/dashboard/v1/merchants', {
-      cookie,
-      body: { name: 'Boutique Agents' },
-    });
-    const merchantId: string = merchant.body.id;
-    const key = await http.call('POST', `/dashboard/v1/merchants/${merchantId}/test/api-keys`, {
-      cookie,
-      idempotencyKey: randomToken(16),
-    });
-    secretKey = key.body.secret_key;
+    const { merchantId, secretKey: issue } = await signUpMerchant(
+      http,
+      'owner@agents.sn',
+      'Boutique Agents',
+    );
+    secretKey = await issue('test');
     const agent = newApiKeySecret('agent', 'test', gw.config.secretHashKey!);
     agentKey = agent.secret;
 

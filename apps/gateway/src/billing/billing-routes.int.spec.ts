@@ -14,10 +14,9 @@ import {
   TestAdvanceRequest,
   validateMessage,
 } from '@xaalis/contracts';
-import { randomToken } from '@xaalis/kernel';
 import { describeWithPostgres } from '@xaalis/testing';
 import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
-import { HttpClient, sessionCookie } from '../testing/http-client';
+import { HttpClient, signUpMerchant } from '../testing/http-client';
 import { newPublicInvoice } from './pages/testing/new-public-invoice';
 
 /** The harness bus types its replies by what it answers itself; these answer for billing. */
@@ -89,22 +88,11 @@ describeWithPostgres('gateway: the billing routes', () => {
   beforeAll(async () => {
     gw = await startGateway();
     http = new HttpClient(gw.url);
-    const signUp = await http.call('POST', '/dashboard/v1/auth/sign-up', {
-      body: { email: 'owner@billing.sn', password: 'correct horse battery', name: 'Owner' },
-    });
-    cookie = sessionCookie(signUp.headers);
-    merchantId = (
-      await http.call('POST', '/dashboard/v1/merchants', { cookie, body: { name: 'Fibre Dakar' } })
-    ).body.id;
-    const key = async (mode: string) =>
-      (
-        await http.call('POST', `/dashboard/v1/merchants/${merchantId}/${mode}/api-keys`, {
-          cookie,
-          idempotencyKey: randomToken(16),
-        })
-      ).body.secret_key as string;
-    testKey = await key('test');
-    liveKey = await key('live');
+    const merchant = await signUpMerchant(http, 'owner@billing.sn', 'Fibre Dakar');
+    cookie = merchant.cookie;
+    merchantId = merchant.merchantId;
+    testKey = await merchant.secretKey('test');
+    liveKey = await merchant.secretKey('live');
     jest.spyOn(zeroBalanceBus, 'send').mockImplementation((pattern: string, data: unknown) => {
       const value = billingReply(pattern);
       if (value === undefined) return send(pattern, data);

@@ -1,3 +1,5 @@
+import { randomToken } from '@xaalis/kernel';
+
 // Response bodies are read by tests field by field; typing each would only restate the assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -55,4 +57,36 @@ export function sessionCookie(headers: Headers): string {
   const cookie = headers.getSetCookie().find((line) => /^[^=]*\.session_token=/.test(line));
   if (!cookie) throw new Error('No session cookie was set');
   return cookie.split(';')[0];
+}
+
+/** An owner signed up through the dashboard, with a merchant of `name`. */
+export interface SignedUpMerchant {
+  cookie: string;
+  merchantId: string;
+  /** The merchant as `POST /dashboard/v1/merchants` answered it (its webhook secret shown once). */
+  created: Json;
+  /** A new secret key of `mode`, issued through the dashboard. */
+  secretKey(mode: 'test' | 'live'): Promise<string>;
+}
+
+export async function signUpMerchant(
+  http: HttpClient,
+  email: string,
+  name: string,
+): Promise<SignedUpMerchant> {
+  const signUp = await http.call('POST', '/dashboard/v1/auth/sign-up', {
+    body: { email, password: 'correct horse battery', name: 'Owner' },
+  });
+  const cookie = sessionCookie(signUp.headers);
+  const created = (await http.call('POST', '/dashboard/v1/merchants', { cookie, body: { name } }))
+    .body;
+  const merchantId: string = created.id;
+  const secretKey = async (mode: 'test' | 'live') =>
+    (
+      await http.call('POST', `/dashboard/v1/merchants/${merchantId}/${mode}/api-keys`, {
+        cookie,
+        idempotencyKey: randomToken(16),
+      })
+    ).body.secret_key as string;
+  return { cookie, merchantId, created, secretKey };
 }
