@@ -90,7 +90,6 @@ function tooManyMembers(firstOver: string, level: Level): DomainError {
   );
 }
 
-
 /** `customer.phone`, `items[2].amount`: as the validation pipe names fields. */
 function pathOf(level: Level, key: string | number): string {
   const keys: Array<string | number> = [key];
