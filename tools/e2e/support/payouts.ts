@@ -1,6 +1,7 @@
 import { expect } from '@jest/globals';
 import { idempotencyKey, newUser } from './fixtures';
 import type { HttpClient, HttpResult } from './http';
+import { eventually } from './payments';
 
 // Wallets and payouts are checked field by field by the suites; typing each would restate spec 2.5/2.6.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -99,6 +100,24 @@ export async function agentWallet(http: HttpClient, agentKey: string): Promise<P
   const got = await http.get('/v1/agent/wallet', { bearer: agentKey });
   expect(got.status).toBe(200);
   return got.body;
+}
+
+/**
+ * The agent's wallet once its day counts `spent` XOF. A payout's end is recorded on its own stream
+ * first and freed on the wallet's stream after (`PayoutOutcomes.settle`), so for a moment after a
+ * payout shows `failed` the day still counts it: stricter than the policy, never looser.
+ */
+export async function expectSpentToday(
+  http: HttpClient,
+  agentKey: string,
+  spent: number,
+): Promise<PayoutObject> {
+  const wallet = await eventually(
+    () => agentWallet(http, agentKey),
+    (seen) => seen.spent_today === spent,
+  );
+  expect(wallet.spent_today).toBe(spent);
+  return wallet;
 }
 
 /** CONTRACT 6's fee: basis points of the amount, rounded half up to whole XOF. */
