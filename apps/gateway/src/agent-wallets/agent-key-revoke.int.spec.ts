@@ -1,4 +1,3 @@
-import { of } from 'rxjs';
 import {
   type AgentKeyObjectReply,
   type AgentKeyReply,
@@ -9,11 +8,8 @@ import {
 } from '@xaalis/contracts';
 import { newApiKeySecret } from '@xaalis/identity';
 import { describeWithPostgres } from '@xaalis/testing';
-import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
+import { busAnswer, type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
 import { HttpClient, signUpMerchant } from '../testing/http-client';
-
-const answer = (value: unknown) =>
-  of({ ok: true, value }) as unknown as ReturnType<typeof zeroBalanceBus.send>;
 
 const WALLET = 'aw_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
 const KEY = 'agk_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
@@ -77,11 +73,12 @@ describeWithPostgres('gateway: a revoked agent key', () => {
       revoked_at: AT,
     };
     jest.spyOn(zeroBalanceBus, 'send').mockImplementation((pattern: string, data: unknown) => {
-      if (pattern === PAYOUTS_AGENT_KEY_FIND) return answer({ key: revoked ? null : found });
-      if (pattern === PAYOUTS_AGENT_WALLET_GET) return answer(wallet);
+      if (pattern === PAYOUTS_AGENT_KEY_FIND)
+        return busAnswer({ ok: true, value: { key: revoked ? null : found } });
+      if (pattern === PAYOUTS_AGENT_WALLET_GET) return busAnswer({ ok: true, value: wallet });
       if (pattern === PAYOUTS_AGENT_KEY_REVOKE) {
         revoked = true;
-        return answer(revokedKey);
+        return busAnswer({ ok: true, value: revokedKey });
       }
       return send(pattern, data);
     });

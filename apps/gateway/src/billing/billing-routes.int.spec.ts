@@ -1,4 +1,3 @@
-import { of } from 'rxjs';
 import {
   BILLING_INVOICE_CHECKOUT,
   BILLING_INVOICE_LIST,
@@ -15,13 +14,9 @@ import {
   validateMessage,
 } from '@xaalis/contracts';
 import { describeWithPostgres } from '@xaalis/testing';
-import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
+import { busAnswer, type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
 import { HttpClient, signUpMerchant } from '../testing/http-client';
 import { newPublicInvoice } from './pages/testing/new-public-invoice';
-
-/** The harness bus types its replies by what it answers itself; these answer for billing. */
-const answer = (envelope: object) =>
-  of(envelope) as unknown as ReturnType<typeof zeroBalanceBus.send>;
 
 const SUB = 'sub_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
 const INVOICE = newPublicInvoice().invoice;
@@ -97,7 +92,7 @@ describeWithPostgres('gateway: the billing routes', () => {
       const value = billingReply(pattern);
       if (value === undefined) return send(pattern, data);
       zeroBalanceBus.requests.push({ pattern, data });
-      return answer({ ok: true, value });
+      return busAnswer({ ok: true, value });
     });
   });
 
@@ -255,7 +250,7 @@ describeWithPostgres('gateway: the billing routes', () => {
     jest
       .mocked(zeroBalanceBus.send)
       .mockImplementationOnce(() =>
-        answer({ ok: false, error: { code: 'not_found', message: 'No such invoice.' } }),
+        busAnswer({ ok: false, error: { code: 'not_found', message: 'No such invoice.' } }),
       );
     const page = await fetch(`${gw.url}/invoices/in_unknown/pay`);
     expect(page.status).toBe(404);

@@ -1,4 +1,3 @@
-import { of } from 'rxjs';
 import {
   CreateExchangeQuoteRequest,
   CreateExchangeRequest,
@@ -11,12 +10,8 @@ import {
   validateMessage,
 } from '@xaalis/contracts';
 import { describeWithPostgres } from '@xaalis/testing';
-import { type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
+import { busAnswer, type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
 import { HttpClient, type HttpResult } from '../testing/http-client';
-
-/** The harness bus types its replies by what it answers itself; these answer for the exchange. */
-const answer = (envelope: object) =>
-  of(envelope) as unknown as ReturnType<typeof zeroBalanceBus.send>;
 
 const EX = 'ex_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
 const CS = 'pay_01JD8ZP5V6W7X8Y9Z0A1B2C3D4_secret_abc';
@@ -80,8 +75,8 @@ describeWithPostgres('gateway: the public exchange routes', () => {
       };
       if (!(pattern in replies)) return send(pattern, data);
       zeroBalanceBus.requests.push({ pattern, data });
-      if (refusal) return answer({ ok: false, error: refusal });
-      return answer({ ok: true, value: replies[pattern] });
+      if (refusal) return busAnswer({ ok: false, error: refusal });
+      return busAnswer({ ok: true, value: replies[pattern] });
     });
   });
 

@@ -63,6 +63,13 @@ export const zeroBalanceBus = {
   },
 };
 
+/**
+ * A reply envelope for a test that stands in for another app on the harness's bus (in a
+ * `jest.spyOn(zeroBalanceBus, 'send')`): the bus types its replies by what it answers itself.
+ */
+export const busAnswer = (envelope: object) =>
+  of(envelope) as unknown as ReturnType<typeof zeroBalanceBus.send>;
+
 function defaultEndpointOf(request: SetDefaultWebhookEndpointRequest): WebhookEndpointReply {
   return {
     object: 'webhook_endpoint',
