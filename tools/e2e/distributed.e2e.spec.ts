@@ -99,6 +99,26 @@ describeWithPostgres('distributed mode', () => {
       console.log(`distributed: identity flow in ${Date.now() - started} ms`);
     });
 
+    it('links a payment to checkout and sandbox pages on the gateway, which serves them', async () => {
+      expect(flow).toBeDefined();
+      const http = new HttpClient(gatewayUrl);
+      const created = await http.post('/v1/payments', {
+        bearer: flow!.secretKey,
+        idempotencyKey: 'distributed-checkout',
+        body: { amount: 5_000, provider: 'wave' },
+      });
+      expect(created.status).toBe(201);
+      const gatewayPort = new URL(gatewayUrl).port;
+      // The payments process makes the links: on the gateway's port, not on its own.
+      for (const link of [created.body.checkout_url, created.body.next_action.url] as string[]) {
+        const url = new URL(link);
+        expect({ link, port: url.port }).toEqual({ link, port: gatewayPort });
+        const page = await http.get(`${url.pathname}${url.search}`);
+        expect({ link, status: page.status }).toEqual({ link, status: 200 });
+        expect(page.headers.get('content-type')).toContain('text/html');
+      }
+    });
+
     it('answers GET /v1/balance from the payouts process: paused, 503 unavailable; resumed, 200', async () => {
       expect(flow).toBeDefined();
       const payouts = apps.find(({ app }) => app === 'payouts')!;

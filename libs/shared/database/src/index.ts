@@ -2,6 +2,7 @@ export * from './pool';
 export * from './prisma';
 export * from './migrations';
 export * from './embedded-postgres';
+export { freePort } from './embedded-postgres-process';
 export * from './projection';
 export * from './checkpoints';
 export * from './projection-runner';
