@@ -153,7 +153,7 @@ describeWithPostgres('distributed mode', () => {
       expectNoSecretsIn(outputs, [...flow!.secrets, secrets.SECRET_HASH_KEY, secrets.AUTH_SECRET]);
     });
 
-    it('stops all five on SIGTERM, each exiting 0, leaving no process behind', async () => {
+    it('stops all six on SIGTERM, each exiting 0, leaving no process behind', async () => {
       const exit = await launcher.stop(30_000);
       expect(exit).toEqual({ code: 0, signal: null });
       for (const app of APP_NAMES) expect(launcher.lines).toContain(`[${app}] exited (0)`);
