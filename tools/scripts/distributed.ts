@@ -1,7 +1,8 @@
 /**
  * `npm run start:distributed`: the six apps as separate processes over Kafka, sharing DATABASE_URL
  * (and EVENTSTORE_URL when set). The gateway takes PORT (a free one when PORT is 0); the others take
- * the next five ports for their /health and /metrics. Every app gets the gateway's public URL. Lines are prefixed with the app's name; Ctrl-C stops all six.
+ * the next five ports for their /health and /metrics. Every app gets the gateway's public URL.
+ * Lines are prefixed with the app's name; Ctrl-C stops all six.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
