@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomToken } from '@xaalis/kernel';
 import type { XaalisConfig } from '@xaalis/config';
@@ -15,18 +15,34 @@ interface SecretsFile {
  */
 export function withGeneratedSecrets(config: XaalisConfig): XaalisConfig {
   if (config.secretHashKey !== undefined && config.authSecret !== undefined) return config;
-  const file = join(config.dataDir, 'secrets.json');
-  let secrets: SecretsFile;
-  if (existsSync(file)) {
-    secrets = JSON.parse(readFileSync(file, 'utf8')) as SecretsFile;
-  } else {
-    mkdirSync(config.dataDir, { recursive: true });
-    secrets = { secretHashKey: randomToken(48), authSecret: randomToken(48) };
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
-  }
+  const secrets = readOrCreate(config.dataDir);
   return {
     ...config,
     secretHashKey: config.secretHashKey ?? secrets.secretHashKey,
     authSecret: config.authSecret ?? secrets.authSecret,
   };
+}
+
+/**
+ * Processes that start together on one DATA_DIR (the six of `start:distributed`) must all end up
+ * with the same secrets. The file appears whole or not at all: it is written under a name of this
+ * process's and linked into place, which fails when another process's file got there first; every
+ * process then reads the one file that did.
+ */
+function readOrCreate(dataDir: string): SecretsFile {
+  const file = join(dataDir, 'secrets.json');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    const draft = `${file}.${process.pid}`;
+    const secrets: SecretsFile = { secretHashKey: randomToken(48), authSecret: randomToken(48) };
+    writeFileSync(draft, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as SecretsFile;
 }
