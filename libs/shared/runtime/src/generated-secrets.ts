@@ -33,7 +33,8 @@ function readOrCreate(dataDir: string): SecretsFile {
   const file = join(dataDir, 'secrets.json');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
-    const draft = `${file}.${process.pid}`;
+    // The pid alone is not unique across containers sharing the folder (each may be pid 1).
+    const draft = `${file}.${process.pid}.${randomToken(8)}`;
     const secrets: SecretsFile = { secretHashKey: randomToken(48), authSecret: randomToken(48) };
     writeFileSync(draft, JSON.stringify(secrets, null, 2), { mode: 0o600 });
     try {
