@@ -35,7 +35,9 @@ export class ApiKeyGuard implements CanActivate {
     // Charged before the permission checks: a key hammering routes it may not use is limited too.
     await this.rateLimits.charge(request, 'credential');
 
-    const agentPath = AGENT_PATH.test(request.url.split('?')[0]);
+    // The route the router matched, not the request target: that may be in absolute form
+    // (`GET http://host/v1/agent/wallet`, RFC 9112), which the router serves all the same.
+    const agentPath = AGENT_PATH.test(request.routeOptions.url ?? '');
     if ((key.kind === 'agent') !== agentPath) {
       throw forbidden(
         agentPath

@@ -6,6 +6,7 @@ import {
   PAYOUTS_AGENT_KEY_REVOKE,
   PAYOUTS_AGENT_WALLET_GET,
 } from '@xaalis/contracts';
+import { connect } from 'node:net';
 import { newApiKeySecret } from '@xaalis/identity';
 import { describeWithPostgres } from '@xaalis/testing';
 import { busAnswer, type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
@@ -16,12 +17,15 @@ const KEY = 'agk_01JD8ZP5V6W7X8Y9Z0A1B2C3D4';
 const AT = '2026-11-22T10:00:00.000Z';
 
 /**
+ * Agent keys at the gateway, the payouts app being the harness's bus: they reach `/v1/agent/...`
+ * and nothing else, and no other key reaches it, in whatever form the request target comes.
+ *
  * `DELETE /v1/agent-wallets/{id}/keys/{keyId}` refuses the key from its answer on in the gateway
  * that gave it, though that gateway has the key cached and the payouts app's notification (which
- * evicts it on every replica) has not come: the payouts app here is the harness's bus, which
- * sends none. tools/e2e/payouts.e2e.spec.ts runs the real one.
+ * evicts it on every replica) has not come: the harness's bus sends none.
+ * tools/e2e/payouts.e2e.spec.ts runs the real one.
  */
-describeWithPostgres('gateway: a revoked agent key', () => {
+describeWithPostgres('gateway: agent keys', () => {
   let gw: Gateway;
   let http: HttpClient;
   let secretKey: string;
@@ -89,7 +93,17 @@ describeWithPostgres('gateway: a revoked agent key', () => {
     await gw?.close();
   });
 
-  it('is refused (401) on its next call, where it was cached and no notification came', async () => {
+  it('reach /v1/agent alone, and only they do, also when the target is in absolute form', async () => {
+    const status = async (path: string, bearer: string) => ({
+      origin: await statusOfGet(gw.url, path, bearer, { absoluteForm: false }),
+      absolute: await statusOfGet(gw.url, path, bearer, { absoluteForm: true }),
+    });
+    expect(await status('/v1/agent/wallet', agentKey)).toEqual({ origin: 200, absolute: 200 });
+    expect(await status('/v1/agent/wallet', secretKey)).toEqual({ origin: 403, absolute: 403 });
+    expect(await status('/v1/balance', agentKey)).toEqual({ origin: 403, absolute: 403 });
+  });
+
+  it('a revoked one is refused (401) on its next call, where it was cached and no notification came', async () => {
     const before = await http.call('GET', '/v1/agent/wallet', { bearer: agentKey });
     expect({ status: before.status, id: before.body.id }).toEqual({ status: 200, id: WALLET });
     // Cached: the payouts app is not asked again.
@@ -111,3 +125,29 @@ describeWithPostgres('gateway: a revoked agent key', () => {
     });
   });
 });
+
+/**
+ * The status of a GET written on the socket, its target a path or in absolute form
+ * (`GET http://host/path`, which fetch never sends).
+ */
+function statusOfGet(
+  baseUrl: string,
+  path: string,
+  bearer: string,
+  { absoluteForm }: { absoluteForm: boolean },
+): Promise<number> {
+  const { hostname, port, host } = new URL(baseUrl);
+  const target = absoluteForm ? `${baseUrl}${path}` : path;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])));
+    socket.write(
+      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${bearer}\r\n` +
+        'Connection: close\r\n\r\n',
+    );
+  });
+}
