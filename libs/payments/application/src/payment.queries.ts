@@ -125,10 +125,6 @@ export class PaymentQueries {
     return rows;
   }
 
-  /**
-   * What this process appended before the request (a create just answered) is in the read
-   * models; other replicas' writes follow within the projection's lag.
-   */
   /** CONTRACT 4: a `starting_after` that is not one of the caller's rows is a 404. */
   private async requireOwnCursor(
     table: 'payments' | 'refunds',
@@ -145,6 +141,10 @@ export class PaymentQueries {
     requireCursor(rows[0], startingAfter);
   }
 
+  /**
+   * What this process appended before the request (a create just answered) is in the read
+   * models; other replicas' writes follow within the projection's lag.
+   */
   private async readModelsCaughtUp(): Promise<void> {
     const last = this.commands.lastPosition;
     if (last !== null) await this.projections.catchUpTo(last);
