@@ -6,9 +6,8 @@ import {
   PAYOUTS_AGENT_KEY_REVOKE,
   PAYOUTS_AGENT_WALLET_GET,
 } from '@xaalis/contracts';
-import { connect } from 'node:net';
 import { newApiKeySecret } from '@xaalis/identity';
-import { describeWithPostgres } from '@xaalis/testing';
+import { describeWithPostgres, sendRawHttp } from '@xaalis/testing';
 import { busAnswer, type Gateway, startGateway, zeroBalanceBus } from '../testing/gateway-harness';
 import { HttpClient, signUpMerchant } from '../testing/http-client';
 
@@ -126,28 +125,18 @@ describeWithPostgres('gateway: agent keys', () => {
   });
 });
 
-/**
- * The status of a GET written on the socket, its target a path or in absolute form
- * (`GET http://host/path`, which fetch never sends).
- */
-function statusOfGet(
+/** The status of a GET whose target is a path or in absolute form (`GET http://host/path`). */
+async function statusOfGet(
   baseUrl: string,
   path: string,
   bearer: string,
   { absoluteForm }: { absoluteForm: boolean },
 ): Promise<number> {
-  const { hostname, port, host } = new URL(baseUrl);
   const target = absoluteForm ? `${baseUrl}${path}` : path;
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])));
-    socket.write(
-      `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${bearer}\r\n` +
-        'Connection: close\r\n\r\n',
-    );
-  });
+  const { status } = await sendRawHttp(
+    baseUrl,
+    `GET ${target} HTTP/1.1\r\nHost: ${new URL(baseUrl).host}\r\n` +
+      `Authorization: Bearer ${bearer}\r\nConnection: close\r\n\r\n`,
+  );
+  return status;
 }

@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ERROR_CODES, FixedClock } from '@xaalis/kernel';
+import { sendRawHttp } from '@xaalis/testing';
 import { statusFor } from './errors/status-for';
 import { Readiness } from './observability/readiness';
 import { errorOf, jsonOf } from './test-support/read-json';
@@ -250,21 +250,6 @@ describe('HTTP edge', () => {
     const nested = (levels: number, inner = '1') =>
       '{"a":'.repeat(levels) + inner + '}'.repeat(levels);
 
-    /** Bytes no fetch would send; the status line and body of the answer. */
-    const sendRaw = (request: string) =>
-      new Promise<{ statusLine: string; body: string }>((resolve, reject) => {
-        const socket = connect(Number(new URL(base).port), '127.0.0.1', () =>
-          socket.write(Buffer.from(request, 'latin1')),
-        );
-        let answer = '';
-        socket.on('data', (chunk) => (answer += chunk.toString()));
-        socket.on('error', reject);
-        socket.on('close', () => {
-          const [head, ...body] = answer.split('\r\n\r\n');
-          resolve({ statusLine: head.split('\r\n')[0], body: body.join('\r\n\r\n') });
-        });
-      });
-
     it('refuses JSON nested deeper than 32 levels, however deep, naming where', async () => {
       const deep = await postJson('/test/validate', `{"amount":1,"extra":${nested(32)}}`);
       expect(deep.status).toBe(400);
@@ -370,7 +355,7 @@ describe('HTTP edge', () => {
         'POST /test/validate HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
         'GET /test/things/\xff HTTP/1.1\r\nHost: x\r\n\r\n',
       ]) {
-        const { statusLine, body } = await sendRaw(request);
+        const { statusLine, body } = await sendRawHttp(base, request);
         expect({ statusLine, body: JSON.parse(body) }).toEqual({
           statusLine: 'HTTP/1.1 400 Bad Request',
           body: {

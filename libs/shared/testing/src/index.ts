@@ -1,2 +1,3 @@
 export * from './postgres';
 export * from './kafka';
+export * from './raw-http';
