@@ -24,16 +24,19 @@ function register(module: typeof import('./postgres'), env: Record<string, strin
   const registered: string[] = [];
   const realDescribe = globalThis.describe;
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  const fake = Object.assign((name: string, body: () => void) => {
-    registered.push(`describe ${name}`);
-    const realIt = globalThis.it;
-    globalThis.it = ((title: string) => registered.push(`it ${title}`)) as unknown as jest.It;
-    try {
-      body();
-    } finally {
-      globalThis.it = realIt;
-    }
-  }, { skip: (name: string) => registered.push(`skip ${name}`) });
+  const fake = Object.assign(
+    (name: string, body: () => void) => {
+      registered.push(`describe ${name}`);
+      const realIt = globalThis.it;
+      globalThis.it = ((title: string) => registered.push(`it ${title}`)) as unknown as jest.It;
+      try {
+        body();
+      } finally {
+        globalThis.it = realIt;
+      }
+    },
+    { skip: (name: string) => registered.push(`skip ${name}`) },
+  );
   globalThis.describe = fake as unknown as jest.Describe;
   try {
     withEnv(env, () => module.describeWithPostgres('suite', () => undefined));
@@ -49,19 +52,30 @@ const UNREACHABLE = 'postgres://postgres:secret@127.0.0.1:1/test';
 describe('describeWithPostgres without a server', () => {
   it('skips the suite with a warning that says why', async () => {
     const module = await fresh();
-    const { registered, warnings } = register(module, { TEST_DATABASE_URL: UNREACHABLE, XAALIS_REQUIRE_SERVICES: 'false' });
+    const { registered, warnings } = register(module, {
+      TEST_DATABASE_URL: UNREACHABLE,
+      XAALIS_REQUIRE_SERVICES: 'false',
+    });
 
     expect(registered).toEqual(['skip suite']);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^Skipped \(needs Postgres\): suite\. Postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test is unreachable/);
+    expect(warnings[0]).toMatch(
+      /^Skipped \(needs Postgres\): suite\. Postgres at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test is unreachable/,
+    );
     expect(warnings[0]).not.toContain('secret');
   });
 
   it('registers a failing test instead when services are required', async () => {
     const module = await fresh();
-    const { registered } = register(module, { TEST_DATABASE_URL: UNREACHABLE, XAALIS_REQUIRE_SERVICES: 'true' });
+    const { registered } = register(module, {
+      TEST_DATABASE_URL: UNREACHABLE,
+      XAALIS_REQUIRE_SERVICES: 'true',
+    });
 
-    expect(registered).toEqual(['describe suite', 'it needs Postgres (XAALIS_REQUIRE_SERVICES=true)']);
+    expect(registered).toEqual([
+      'describe suite',
+      'it needs Postgres (XAALIS_REQUIRE_SERVICES=true)',
+    ]);
   });
 
   it('reports the server unavailable', async () => {
@@ -82,7 +96,10 @@ describeWithPostgres('createTestDatabase', () => {
 
     const other = await createTestDatabase({ migrate: false });
     try {
-      const exists = await other.pool.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [name]);
+      const exists = await other.pool.query(
+        'SELECT count(*)::int AS n FROM pg_database WHERE datname = $1',
+        [name],
+      );
       expect(exists.rows[0].n).toBe(0);
       const tables = await other.pool.query(`SELECT to_regclass('_prisma_migrations') AS t`);
       expect(tables.rows[0].t).toBeNull();
