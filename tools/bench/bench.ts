@@ -8,7 +8,8 @@
  * BENCH_SECONDS: measured seconds per line (default 4); BENCH_ROUNDS: baseline/subject
  * alternations each is split into (default 4); BENCH_CONCURRENCY: HTTP clients (default 16);
  * BENCH_ONLY: some of `http,payments,webhooks,payouts,billing,jobs,append,batch,peer,history` (default all), to iterate on one pair
- * while profiling; BENCH_HISTORY_EVENTS: the events `history` puts in the store (default 1,000,000).
+ * while profiling; BENCH_HISTORY_EVENTS: the events `history` puts in the store (default 1,000,000);
+ * BENCH_LOG_LEVEL: the embedded stacks' LOG_LEVEL (default `silent`), to see a stack's errors.
  *
  * Order matters: the HTTP pair runs first, on an empty event store, and the embedded stack is shut
  * down before the append lines, so its subscriptions neither chase the bench's events during the

@@ -34,7 +34,7 @@ export async function startEmbeddedStack(
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     PORT: '0',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
     SECRET_HASH_KEY: randomToken(48),
     AUTH_SECRET: randomToken(48),
     RATE_LIMIT_PER_SECOND: '1000000',
