@@ -23,12 +23,16 @@ import { allProjections } from './projections';
 function select(projections: Projection[], wanted: string | undefined): Projection[] {
   const known = projections.map((projection) => projection.name);
   if (wanted === undefined) {
-    throw new Error(`usage: npm run replay -- <projection>|all (projections: ${known.join(', ') || 'none'})`);
+    throw new Error(
+      `usage: npm run replay -- <projection>|all (projections: ${known.join(', ') || 'none'})`,
+    );
   }
-  if (projections.length === 0) throw new Error('No projections are registered in tools/scripts/projections.ts');
+  if (projections.length === 0)
+    throw new Error('No projections are registered in tools/scripts/projections.ts');
   if (wanted === 'all') return projections;
   const found = projections.find((projection) => projection.name === wanted);
-  if (found === undefined) throw new Error(`Unknown projection ${wanted} (projections: ${known.join(', ')})`);
+  if (found === undefined)
+    throw new Error(`Unknown projection ${wanted} (projections: ${known.join(', ')})`);
   return [found];
 }
 
@@ -45,7 +49,8 @@ function openStreams(config: XaalisConfig, readModelPool: Pool): Streams {
     const store = EventStoreDbEventStore.connect(url);
     return { store, pool: undefined, close: () => store.close() };
   }
-  const pool = url === undefined ? readModelPool : createPool(url, { applicationName: 'xaalis-replay' });
+  const pool =
+    url === undefined ? readModelPool : createPool(url, { applicationName: 'xaalis-replay' });
   const store = new PostgresEventStore(pool);
   return {
     store,
@@ -61,7 +66,10 @@ function openStreams(config: XaalisConfig, readModelPool: Pool): Streams {
  * How many events a rebuild will read, for the bar. Straight from the Postgres store's table
  * (a tool may know that much); undefined when the streams live elsewhere.
  */
-async function countEvents(pool: Pool | undefined, prefixes: string[]): Promise<number | undefined> {
+async function countEvents(
+  pool: Pool | undefined,
+  prefixes: string[],
+): Promise<number | undefined> {
   if (pool === undefined) return undefined;
   const patterns = prefixes.map((prefix) => `${prefix.replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
   const { rows } = await pool.query<{ n: string }>(
@@ -81,13 +89,20 @@ async function main(): Promise<void> {
   try {
     // The read model tables must exist before they can be refilled (what the service does at boot).
     await runMigrations(pool);
-    const runner = new ProjectionRunner({ store: streams.store, prisma, projections, batchSize: 1000 });
+    const runner = new ProjectionRunner({
+      store: streams.store,
+      prisma,
+      projections,
+      batchSize: 1000,
+    });
     const started = Date.now();
     let events = 0;
     for (const projection of projections) {
       const total = await countEvents(streams.pool, projection.streamPrefixes);
       const bar = new ProgressBar(process.stderr, projection.name, total);
-      const result = await runner.rebuild(projection.name, (progress) => bar.update(progress.events));
+      const result = await runner.rebuild(projection.name, (progress) =>
+        bar.update(progress.events),
+      );
       bar.finish();
       events += result.events;
     }

@@ -47,7 +47,9 @@ export class PrismaCheckpointStore implements CheckpointStore {
   }
 
   async read(name: string): Promise<string | null> {
-    const rows = await this.prisma.$queryRaw<Row[]>`SELECT position FROM projection_checkpoints WHERE name = ${name}`;
+    const rows = await this.prisma.$queryRaw<
+      Row[]
+    >`SELECT position FROM projection_checkpoints WHERE name = ${name}`;
     return rows[0]?.position ?? null;
   }
 
@@ -61,7 +63,9 @@ export class PrismaCheckpointStore implements CheckpointStore {
         // SKIP LOCKED: a runner that finds the row busy (another runner, a rebuild) moves on
         // instead of queueing behind it while holding a connection.
         const rows = options.wait
-          ? await tx.$queryRaw<Row[]>`SELECT position FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`
+          ? await tx.$queryRaw<
+              Row[]
+            >`SELECT position FROM projection_checkpoints WHERE name = ${name} FOR UPDATE`
           : await tx.$queryRaw<Row[]>`
               SELECT position FROM projection_checkpoints WHERE name = ${name} FOR UPDATE SKIP LOCKED`;
         if (rows.length === 0) return undefined;

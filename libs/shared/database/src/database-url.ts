@@ -21,7 +21,8 @@ export interface ResolvedDatabase {
  * next to `npm start`), this connects to that server and leaves it running on release.
  */
 export async function resolveDatabase(setting: DatabaseSetting): Promise<ResolvedDatabase> {
-  if (setting.databaseUrl !== undefined) return { url: setting.databaseUrl, release: async () => undefined };
+  if (setting.databaseUrl !== undefined)
+    return { url: setting.databaseUrl, release: async () => undefined };
   const server = await startEmbeddedPostgres({ dataDir: setting.dataDir });
   return { url: server.url, embedded: server.placement, release: () => server.stop() };
 }

@@ -37,11 +37,15 @@ export function findPostgresBinaries(): PostgresBinaries {
     );
   }
   const packageDir = join(dirname(entry), '..');
-  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const binaries = binariesIn(join(packageDir, 'native'), version);
   for (const file of [binaries.initdb, binaries.postgres]) {
     if (!existsSync(file)) {
-      throw new Error(`${file} is missing: reinstall ${name}, then run node tools/scripts/postinstall.js`);
+      throw new Error(
+        `${file} is missing: reinstall ${name}, then run node tools/scripts/postinstall.js`,
+      );
     }
     makeExecutable(file);
   }
@@ -82,8 +86,11 @@ export function postgresUser(): RunAs | undefined {
   } catch {
     // The group may exist without the user.
   }
-  execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], { stdio: 'ignore' });
+  execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], {
+    stdio: 'ignore',
+  });
   const created = lookUp();
-  if (created === undefined) throw new Error('Could not create the postgres OS user to run the embedded server as');
+  if (created === undefined)
+    throw new Error('Could not create the postgres OS user to run the embedded server as');
   return created;
 }

@@ -33,7 +33,11 @@ export interface PlacedBinaries {
  * package version and reused after. Postgres finds `lib` and `share` from its own path, so the
  * whole `native` folder goes (about 60 MB).
  */
-export function reachableBinaries(found: PostgresBinaries, runAs: RunAs, serverHome: string): PlacedBinaries {
+export function reachableBinaries(
+  found: PostgresBinaries,
+  runAs: RunAs,
+  serverHome: string,
+): PlacedBinaries {
   if (canRun(runAs, found)) return { binaries: found };
   const copy = join(serverHome, `postgres-${found.version.replace(/[^\w.-]/g, '_')}`);
   if (!existsSync(copy)) copyAside(found.root, copy);
@@ -53,7 +57,11 @@ export function reachableBinaries(found: PostgresBinaries, runAs: RunAs, serverH
  * pg.json. Its name is random, so a DATA_DIR made afresh (pg.json and the password in it gone)
  * never lands on an older cluster; `mkdirSync` without `recursive` fails rather than share one.
  */
-export function placeNewCluster(dataDir: string, runAs: RunAs | undefined, serverHome: string): string {
+export function placeNewCluster(
+  dataDir: string,
+  runAs: RunAs | undefined,
+  serverHome: string,
+): string {
   if (runAs === undefined || canEnter(runAs, dataDir)) return join(dataDir, 'pg');
   const clusters = join(serverHome, 'clusters');
   makeDirs(clusters);

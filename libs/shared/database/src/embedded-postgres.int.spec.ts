@@ -18,7 +18,8 @@ const binariesMissing = (() => {
 })();
 
 const describeEmbedded = binariesMissing === undefined ? describe : describe.skip;
-if (binariesMissing !== undefined) console.warn(`Embedded Postgres tests skipped: ${binariesMissing}`);
+if (binariesMissing !== undefined)
+  console.warn(`Embedded Postgres tests skipped: ${binariesMissing}`);
 
 async function query<T>(url: string, sql: string): Promise<T[]> {
   const client = new Client({ connectionString: url });
@@ -45,7 +46,11 @@ const ROOT = resolve(__dirname, '../../../..');
 function startInChild(dataDir: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    [join(ROOT, 'tools/scripts/run.js'), join(__dirname, 'testing/embedded-postgres-child.ts'), dataDir],
+    [
+      join(ROOT, 'tools/scripts/run.js'),
+      join(__dirname, 'testing/embedded-postgres-child.ts'),
+      dataDir,
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolveChild, reject) => {
@@ -86,8 +91,13 @@ describeEmbedded('startEmbeddedPostgres', () => {
     const first = await start();
     expect(first.ownsServer).toBe(true);
     expect(first.placement).toMatchObject({ cluster: join(dataDir, 'pg'), clusterInDataDir: true });
-    expect(first.url).toMatch(new RegExp(`^postgres://postgres:[0-9a-f]+@127\\.0\\.0\\.1:${first.port}/xaalis$`));
-    await query(first.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$before restart$$)');
+    expect(first.url).toMatch(
+      new RegExp(`^postgres://postgres:[0-9a-f]+@127\\.0\\.0\\.1:${first.port}/xaalis$`),
+    );
+    await query(
+      first.url,
+      'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$before restart$$)',
+    );
     await first.stop();
     expect(readPostmasterPid(join(dataDir, 'pg'))).toBeUndefined();
 
@@ -149,7 +159,10 @@ describeEmbedded('startEmbeddedPostgres', () => {
     try {
       const visitor = await start();
       expect(visitor.ownsServer).toBe(false);
-      await query(visitor.url, 'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$from the visitor$$)');
+      await query(
+        visitor.url,
+        'CREATE TABLE kept (v text); INSERT INTO kept VALUES ($$from the visitor$$)',
+      );
       await visitor.stop();
       const serving = readPostmasterPid(join(dataDir, 'pg'))!;
       expect(isAlive(serving.pid)).toBe(true);

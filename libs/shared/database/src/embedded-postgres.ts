@@ -16,7 +16,11 @@ import {
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { findPostgresBinaries, postgresUser, type RunAs } from './embedded-postgres-binaries';
-import { DEFAULT_SERVER_HOME, placeNewCluster, reachableBinaries } from './embedded-postgres-placement';
+import {
+  DEFAULT_SERVER_HOME,
+  placeNewCluster,
+  reachableBinaries,
+} from './embedded-postgres-placement';
 import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
 import { freePort, isPortFree, sleep, stopChild, stopOrphan } from './embedded-postgres-process';
 import { readState, writeState } from './embedded-postgres-state';
@@ -77,7 +81,9 @@ const USER = 'postgres';
  * - the server itself was killed (-9): its postmaster.pid is stale. Postgres recovers from it on
  *   its own unless the pid now belongs to another process, in which case we remove the file.
  */
-export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<EmbeddedPostgres> {
   const dataDir = options.dataDir;
   const database = options.database ?? 'xaalis';
   const timeoutMs = options.startTimeoutMs ?? 60_000;
@@ -104,7 +110,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     writeState(dataDir, state);
     await initialise(binaries.initdb, pgDir, state.password, runAs);
   } else if (state === undefined) {
-    throw new Error(`${join(dataDir, 'pg.json')} (the server's password) is missing: restore it or delete ${pgDir}`);
+    throw new Error(
+      `${join(dataDir, 'pg.json')} (the server's password) is missing: restore it or delete ${pgDir}`,
+    );
   } else if (runAs !== undefined && !canEnter(runAs, dirname(pgDir))) {
     throw new Error(
       `The postgres OS user (which the embedded server runs as under root) cannot reach the cluster in ${pgDir}: ` +
@@ -136,8 +144,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const remembered = state.port;
   const choosePort = async (attempt: number) =>
-    options.port ?? (attempt === 1 && (await isPortFree(remembered)) ? remembered! : await freePort());
-  const { child: server, port } = await launch(binaries.postgres, pgDir, choosePort, runAs, timeoutMs, dataDir);
+    options.port ??
+    (attempt === 1 && (await isPortFree(remembered)) ? remembered! : await freePort());
+  const { child: server, port } = await launch(
+    binaries.postgres,
+    pgDir,
+    choosePort,
+    runAs,
+    timeoutMs,
+    dataDir,
+  );
   writeState(dataDir, { ...state, port, ownerPid: process.pid });
   await ensureDatabase(state.password, port, database);
   const url = urlFor(state.password, port, database);
@@ -178,7 +194,12 @@ function owned(
  * cluster. The password file goes beside it, where the server user can read it: os.tmpdir() may
  * be closed to that user (TMPDIR in root's home).
  */
-async function initialise(initdb: string, pgDir: string, password: string, runAs: RunAs | undefined): Promise<void> {
+async function initialise(
+  initdb: string,
+  pgDir: string,
+  password: string,
+  runAs: RunAs | undefined,
+): Promise<void> {
   const building = `${pgDir}.initdb`;
   const passwordFile = `${pgDir}.password`;
   rmSync(building, { recursive: true, force: true });
@@ -201,7 +222,10 @@ async function initialise(initdb: string, pgDir: string, password: string, runAs
     ];
     const { code, output } = await runToEnd(initdb, args, runAs);
     if (code !== 0) {
-      const hint = runAs !== undefined ? ` (the postgres OS user must be able to reach ${dirname(pgDir)})` : '';
+      const hint =
+        runAs !== undefined
+          ? ` (the postgres OS user must be able to reach ${dirname(pgDir)})`
+          : '';
       throw new Error(`initdb failed with code ${code}${hint}:\n${output}`);
     }
   } finally {
@@ -228,8 +252,21 @@ async function launch(
     const logStart = existsSync(logFile) ? statSync(logFile).size : 0;
     // Output goes to a file, not a pipe: the server must keep logging if we die before it does.
     const log = openSync(logFile, 'a');
-    const args = ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-    const child = spawn(postgres, args, { ...runAs, ...serverProcess(), stdio: ['ignore', log, log] });
+    const args = [
+      '-D',
+      pgDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ];
+    const child = spawn(postgres, args, {
+      ...runAs,
+      ...serverProcess(),
+      stdio: ['ignore', log, log],
+    });
     closeSync(log);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -239,7 +276,11 @@ async function launch(
       await waitUntilReady(pgDir, child.pid!, child, timeoutMs, dataDir);
       return { child, port };
     } catch (error) {
-      const retry = attempt < 10 && /shared memory block|lock file|could not (bind|create any TCP\/IP)/.test(logTail(dataDir, logStart));
+      const retry =
+        attempt < 10 &&
+        /shared memory block|lock file|could not (bind|create any TCP\/IP)/.test(
+          logTail(dataDir, logStart),
+        );
       if (!retry) throw error;
       await sleep(500);
     }
@@ -265,9 +306,12 @@ async function waitUntilReady(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child !== undefined && child.exitCode !== null) {
-      throw new Error(`Postgres exited with code ${child.exitCode} while starting:\n${logTail(dataDir)}`);
+      throw new Error(
+        `Postgres exited with code ${child.exitCode} while starting:\n${logTail(dataDir)}`,
+      );
     }
-    if (child === undefined && !isAlive(pid)) throw new Error(`Postgres (pid ${pid}) stopped while we waited for it`);
+    if (child === undefined && !isAlive(pid))
+      throw new Error(`Postgres (pid ${pid}) stopped while we waited for it`);
     const current = readPostmasterPid(pgDir);
     if (current?.pid === pid && current.status === 'ready') return;
     await sleep(25);
@@ -280,7 +324,9 @@ async function ensureDatabase(password: string, port: number, database: string):
   const client = new Client({ connectionString: urlFor(password, port, 'postgres') });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      database,
+    ]);
     if (rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
   } finally {
     await client.end();
@@ -291,9 +337,17 @@ function urlFor(password: string, port: number, database: string): string {
   return `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`;
 }
 
-function runToEnd(command: string, args: string[], runAs: RunAs | undefined): Promise<{ code: number; output: string }> {
+function runToEnd(
+  command: string,
+  args: string[],
+  runAs: RunAs | undefined,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...runAs, ...serverProcess(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      ...runAs,
+      ...serverProcess(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

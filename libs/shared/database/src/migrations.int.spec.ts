@@ -23,7 +23,10 @@ describeWithPostgres('runMigrations', () => {
 
   beforeEach(async () => {
     db = await createTestDatabase({ migrate: false });
-    dir = migrationsFolder({ '20260101000000_widgets': FIRST, '20260102000000_widget_names': SECOND });
+    dir = migrationsFolder({
+      '20260101000000_widgets': FIRST,
+      '20260102000000_widget_names': SECOND,
+    });
   });
 
   afterEach(async () => {
@@ -34,7 +37,10 @@ describeWithPostgres('runMigrations', () => {
   it('applies pending migrations in name order and records them as Prisma does', async () => {
     const result = await runMigrations(db.url, { dir });
 
-    expect(result).toEqual({ applied: ['20260101000000_widgets', '20260102000000_widget_names'], alreadyApplied: [] });
+    expect(result).toEqual({
+      applied: ['20260101000000_widgets', '20260102000000_widget_names'],
+      alreadyApplied: [],
+    });
     const { rows } = await db.pool.query(
       `SELECT id, checksum, migration_name, logs, rolled_back_at, applied_steps_count,
               finished_at >= started_at AS finished_after_start
@@ -49,19 +55,28 @@ describeWithPostgres('runMigrations', () => {
         applied_steps_count: 1,
         finished_after_start: true,
       }),
-      expect.objectContaining({ checksum: checksumOf(SECOND), migration_name: '20260102000000_widget_names' }),
+      expect.objectContaining({
+        checksum: checksumOf(SECOND),
+        migration_name: '20260102000000_widget_names',
+      }),
     ]);
     expect(rows[0].id).toMatch(/^[0-9a-f-]{36}$/);
     expect(checksumOf(FIRST)).toMatch(/^[0-9a-f]{64}$/);
     const widgets = await db.pool.query('SELECT id, name FROM widgets ORDER BY id');
-    expect(widgets.rows).toEqual([{ id: 1, name: null }, { id: 2, name: null }]);
+    expect(widgets.rows).toEqual([
+      { id: 1, name: null },
+      { id: 2, name: null },
+    ]);
   });
 
   it('does nothing the second time', async () => {
     await runMigrations(db.pool, { dir });
     const again = await runMigrations(db.pool, { dir });
 
-    expect(again).toEqual({ applied: [], alreadyApplied: ['20260101000000_widgets', '20260102000000_widget_names'] });
+    expect(again).toEqual({
+      applied: [],
+      alreadyApplied: ['20260101000000_widgets', '20260102000000_widget_names'],
+    });
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM _prisma_migrations');
     expect(rows[0].n).toBe(2);
   });
@@ -70,7 +85,10 @@ describeWithPostgres('runMigrations', () => {
     await runMigrations(db.pool, { dir });
     writeFileSync(join(dir, '20260101000000_widgets', 'migration.sql'), `${FIRST}-- sneaky edit\n`);
     mkdirSync(join(dir, '20260103000000_more'));
-    writeFileSync(join(dir, '20260103000000_more', 'migration.sql'), 'CREATE TABLE more (id int);\n');
+    writeFileSync(
+      join(dir, '20260103000000_more', 'migration.sql'),
+      'CREATE TABLE more (id int);\n',
+    );
 
     await expect(runMigrations(db.pool, { dir })).rejects.toThrow(
       /Migration 20260101000000_widgets was edited after it was applied/,
@@ -81,13 +99,21 @@ describeWithPostgres('runMigrations', () => {
 
   it('accepts a file whose line endings git changed', async () => {
     await runMigrations(db.pool, { dir });
-    writeFileSync(join(dir, '20260101000000_widgets', 'migration.sql'), FIRST.replace(/\n/g, '\r\n'));
+    writeFileSync(
+      join(dir, '20260101000000_widgets', 'migration.sql'),
+      FIRST.replace(/\n/g, '\r\n'),
+    );
 
-    await expect(runMigrations(db.pool, { dir })).resolves.toEqual(expect.objectContaining({ applied: [] }));
+    await expect(runMigrations(db.pool, { dir })).resolves.toEqual(
+      expect.objectContaining({ applied: [] }),
+    );
   });
 
   it('rolls a failing migration back whole and records nothing', async () => {
-    writeFileSync(join(dir, '20260102000000_widget_names', 'migration.sql'), `${SECOND}SELECT no_such_function();\n`);
+    writeFileSync(
+      join(dir, '20260102000000_widget_names', 'migration.sql'),
+      `${SECOND}SELECT no_such_function();\n`,
+    );
 
     await expect(runMigrations(db.pool, { dir })).rejects.toThrow(
       /Migration 20260102000000_widget_names failed and was rolled back: function no_such_function\(\) does not exist/,
@@ -107,10 +133,16 @@ describeWithPostgres('runMigrations', () => {
       '20260102000000_widget_names': SECOND,
     });
     try {
-      const results = await Promise.all([1, 2, 3, 4].map(() => runMigrations(db.url, { dir: slow })));
+      const results = await Promise.all(
+        [1, 2, 3, 4].map(() => runMigrations(db.url, { dir: slow })),
+      );
 
       const applied = results.flatMap((result) => result.applied).sort();
-      expect(applied).toEqual(['20260101000000_widgets', '20260101500000_slow', '20260102000000_widget_names']);
+      expect(applied).toEqual([
+        '20260101000000_widgets',
+        '20260101500000_slow',
+        '20260102000000_widget_names',
+      ]);
       const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM _prisma_migrations');
       expect(rows[0].n).toBe(3);
     } finally {
@@ -120,7 +152,9 @@ describeWithPostgres('runMigrations', () => {
 
   it('refuses a migration Prisma left unfinished', async () => {
     await runMigrations(db.pool, { dir });
-    await db.pool.query(`UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = '20260102000000_widget_names'`);
+    await db.pool.query(
+      `UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = '20260102000000_widget_names'`,
+    );
 
     await expect(runMigrations(db.pool, { dir })).rejects.toThrow(/started but never finished/);
   });
@@ -131,7 +165,9 @@ describeWithPostgres('runMigrations', () => {
 
     expect(result.applied).toEqual(names);
     expect(names).toContain('20261122000200_projections');
-    const { rows } = await db.pool.query(`SELECT to_regclass('projection_checkpoints') IS NOT NULL AS exists`);
+    const { rows } = await db.pool.query(
+      `SELECT to_regclass('projection_checkpoints') IS NOT NULL AS exists`,
+    );
     expect(rows[0].exists).toBe(true);
   });
 });

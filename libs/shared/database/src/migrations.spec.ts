@@ -5,7 +5,9 @@ describe('migration checksums', () => {
   const sql = 'CREATE TABLE a (id int);\nCREATE TABLE b (id int);\n';
 
   it('is the sha256 of the file in lowercase hex, as Prisma stores it', () => {
-    expect(checksumOf(sql)).toBe(createHash('sha256').update(Buffer.from(sql, 'utf8')).digest('hex'));
+    expect(checksumOf(sql)).toBe(
+      createHash('sha256').update(Buffer.from(sql, 'utf8')).digest('hex'),
+    );
     expect(checksumOf('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 

@@ -38,7 +38,8 @@ export class MigrationError extends Error {
   }
 }
 
-export const checksumOf = (sql: string): string => createHash('sha256').update(sql, 'utf8').digest('hex');
+export const checksumOf = (sql: string): string =>
+  createHash('sha256').update(sql, 'utf8').digest('hex');
 
 /**
  * Prisma accepts a script whose line endings git changed since it was applied, and so do we
@@ -91,7 +92,10 @@ interface AppliedRow {
  * Migrations must be transaction-safe (no `CREATE INDEX CONCURRENTLY`): in exchange, a failing
  * one leaves no trace and can simply be fixed and rerun.
  */
-export async function runMigrations(urlOrPool: string | Pool, options: MigrationOptions = {}): Promise<MigrationResult> {
+export async function runMigrations(
+  urlOrPool: string | Pool,
+  options: MigrationOptions = {},
+): Promise<MigrationResult> {
   const migrations = listMigrations(options.dir);
   const { client, release } = await connect(urlOrPool);
   let healthy = false;
@@ -153,7 +157,10 @@ async function appliedMigrations(client: Client | PoolClient): Promise<Map<strin
   return new Map(rows.map((row) => [row.migration_name, row]));
 }
 
-function checkAppliedUnchanged(migrations: MigrationFile[], applied: Map<string, AppliedRow>): void {
+function checkAppliedUnchanged(
+  migrations: MigrationFile[],
+  applied: Map<string, AppliedRow>,
+): void {
   for (const [name, row] of applied) {
     if (row.finished_at === null) {
       throw new MigrationError(

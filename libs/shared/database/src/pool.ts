@@ -22,6 +22,9 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   };
   const pool = new Pool(config);
   // An 'error' event with no listener throws: a dropped idle connection must not kill the service.
-  pool.on('error', options.onError ?? ((error) => console.error(`postgres pool: ${error.message}`)));
+  pool.on(
+    'error',
+    options.onError ?? ((error) => console.error(`postgres pool: ${error.message}`)),
+  );
   return pool;
 }

@@ -54,8 +54,11 @@ function isZombie(pid: number): boolean {
 export function isServerOf(pid: number, pgDir: string): boolean {
   if (!isAlive(pid)) return false;
   try {
-    if (existsSync('/proc/self/cwd')) return realpathSync(`/proc/${pid}/cwd`) === realpathSync(pgDir);
-    return execFileSync('ps', ['-p', String(pid), '-o', 'comm='], { encoding: 'utf8' }).includes('postgres');
+    if (existsSync('/proc/self/cwd'))
+      return realpathSync(`/proc/${pid}/cwd`) === realpathSync(pgDir);
+    return execFileSync('ps', ['-p', String(pid), '-o', 'comm='], { encoding: 'utf8' }).includes(
+      'postgres',
+    );
   } catch {
     return isAlive(pid);
   }

@@ -18,19 +18,26 @@ describeWithPostgres('Prisma client over @prisma/adapter-pg', () => {
     try {
       await prisma.projectionCheckpoint.create({ data: { name: 'round-trip', position: '0001' } });
       await prisma.$transaction(async (tx) => {
-        await tx.projectionCheckpoint.update({ where: { name: 'round-trip' }, data: { position: '0002' } });
+        await tx.projectionCheckpoint.update({
+          where: { name: 'round-trip' },
+          data: { position: '0002' },
+        });
       });
       const row = await prisma.projectionCheckpoint.findUnique({ where: { name: 'round-trip' } });
 
       expect(row).toEqual({ name: 'round-trip', position: '0002', updatedAt: expect.any(Date) });
       // Raw SQL on the same pool sees what Prisma wrote.
-      const { rows } = await db.pool.query(`SELECT position FROM projection_checkpoints WHERE name = 'round-trip'`);
+      const { rows } = await db.pool.query(
+        `SELECT position FROM projection_checkpoints WHERE name = 'round-trip'`,
+      );
       expect(rows).toEqual([{ position: '0002' }]);
     } finally {
       await prisma.$disconnect();
     }
     // The pool is the caller's: disconnecting Prisma leaves it usable.
-    await expect(db.pool.query('SELECT 1 AS one')).resolves.toEqual(expect.objectContaining({ rows: [{ one: 1 }] }));
+    await expect(db.pool.query('SELECT 1 AS one')).resolves.toEqual(
+      expect.objectContaining({ rows: [{ one: 1 }] }),
+    );
   });
 
   it('rolls an interactive transaction back when its callback throws', async () => {

@@ -14,7 +14,9 @@ describe('renderProgress', () => {
   });
 
   it('counts without a bar when the total is unknown', () => {
-    expect(renderProgress('ledger', 12345, undefined, 1500)).toBe('ledger 12,345 events  1.5 s  8,230 events/s');
+    expect(renderProgress('ledger', 12345, undefined, 1500)).toBe(
+      'ledger 12,345 events  1.5 s  8,230 events/s',
+    );
   });
 });
 

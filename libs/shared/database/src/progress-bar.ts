@@ -7,7 +7,12 @@ export interface ProgressOutput {
 const WIDTH = 30;
 
 /** One line of progress; `total` undefined when the store cannot count ahead (EventStoreDB). */
-export function renderProgress(label: string, done: number, total: number | undefined, elapsedMs: number): string {
+export function renderProgress(
+  label: string,
+  done: number,
+  total: number | undefined,
+  elapsedMs: number,
+): string {
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(done / seconds) : 0;
   const tail = `${done.toLocaleString('en-US')}${total === undefined ? '' : `/${total.toLocaleString('en-US')}`} events  ${seconds.toFixed(1)} s  ${rate.toLocaleString('en-US')} events/s`;

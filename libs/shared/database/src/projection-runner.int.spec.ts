@@ -31,7 +31,8 @@ function merchantCounts(options: { delayMs?: number } = {}): Projection {
   };
 }
 
-const created = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'MerchantCreated', data: { n: i } }));
+const created = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ type: 'MerchantCreated', data: { n: i } }));
 
 describeWithPostgres('ProjectionRunner on Postgres', () => {
   let db: TestDatabase;
@@ -40,13 +41,21 @@ describeWithPostgres('ProjectionRunner on Postgres', () => {
   const runners: ProjectionRunner[] = [];
 
   const newRunner = (projection = merchantCounts(), batchSize = 50) => {
-    const runner = new ProjectionRunner({ store, prisma, projections: [projection], batchSize, idleWaitMs: 100 });
+    const runner = new ProjectionRunner({
+      store,
+      prisma,
+      projections: [projection],
+      batchSize,
+      idleWaitMs: 100,
+    });
     runners.push(runner);
     return runner;
   };
 
   const counts = async () => {
-    const { rows } = await db.pool.query('SELECT stream_name, events FROM test_merchant_counts ORDER BY stream_name');
+    const { rows } = await db.pool.query(
+      'SELECT stream_name, events FROM test_merchant_counts ORDER BY stream_name',
+    );
     return Object.fromEntries(rows.map((row) => [row.stream_name, row.events]));
   };
 
@@ -76,10 +85,17 @@ describeWithPostgres('ProjectionRunner on Postgres', () => {
 
     await Promise.all([first.catchUpTo(last), second.catchUpTo(last)]);
 
-    expect(await counts()).toEqual({ 'merchant-0': 15, 'merchant-1': 15, 'merchant-2': 15, 'merchant-3': 15 });
+    expect(await counts()).toEqual({
+      'merchant-0': 15,
+      'merchant-1': 15,
+      'merchant-2': 15,
+      'merchant-3': 15,
+    });
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM test_applied_events');
     expect(rows[0].n).toBe(60);
-    const checkpoint = await prisma.projectionCheckpoint.findUnique({ where: { name: 'test-merchant-counts' } });
+    const checkpoint = await prisma.projectionCheckpoint.findUnique({
+      where: { name: 'test-merchant-counts' },
+    });
     expect(checkpoint?.position).toBe(last);
   });
 
@@ -110,7 +126,9 @@ describeWithPostgres('ProjectionRunner on Postgres', () => {
     await store.appendToStream('merchant-a', created(100));
     const before = await store.appendToStream('merchant-b', created(50));
     await bystander.catchUpTo(before.position);
-    await db.pool.query(`UPDATE test_merchant_counts SET events = 999 WHERE stream_name = 'merchant-a'`);
+    await db.pool.query(
+      `UPDATE test_merchant_counts SET events = 999 WHERE stream_name = 'merchant-a'`,
+    );
 
     const progress: number[] = [];
     const seenDuring: unknown[] = [];
@@ -125,7 +143,11 @@ describeWithPostgres('ProjectionRunner on Postgres', () => {
     const result = await rebuilding;
 
     expect(new Set(seenDuring)).toEqual(new Set([999]));
-    expect(result).toEqual({ projection: 'test-merchant-counts', events: 150, position: before.position });
+    expect(result).toEqual({
+      projection: 'test-merchant-counts',
+      events: 150,
+      position: before.position,
+    });
     expect(progress).toEqual([40, 80, 120, 150]);
     expect(await counts()).toEqual({ 'merchant-a': 100, 'merchant-b': 50 });
 
