@@ -84,6 +84,41 @@ describeWithPostgres('Ledger: payments', () => {
     expect(await countRows(db.pool, 'ledger_entries', [`payment:${paymentId}`])).toBe(3);
   });
 
+  it('credits 40 payments of one merchant sent at once, each once, and none of their redeliveries', async () => {
+    const merchantId = newMerchantId();
+    const credits = Array.from({ length: 40 }, (_, n) => ({
+      paymentId: newId('payment'),
+      merchantId,
+      mode: 'test' as const,
+      amount: 1_000 + n,
+      fee: 10,
+    }));
+    const gross = credits.reduce((sum, credit) => sum + credit.amount, 0);
+    const expected = {
+      merchant_available: gross - 400,
+      platform_fees: 400,
+      provider_clearing: -gross,
+    };
+
+    const first = await allSettled(credits.map((credit) => ledger.creditPayment(credit)));
+    expect(first.errors).toEqual([]);
+    expect(first.values.map((v) => v.posted)).toEqual(credits.map(() => true));
+    expect(first.values.map((v) => v.txnId)).toEqual(
+      credits.map((credit) => `payment:${credit.paymentId}`),
+    );
+    expect(await balancesOf(db.pool, merchantId, 'test')).toEqual(expected);
+
+    const again = await allSettled(credits.map((credit) => ledger.creditPayment(credit)));
+    expect(again.errors).toEqual([]);
+    expect(again.values.map((v) => v.posted)).toEqual(credits.map(() => false));
+    expect(await balancesOf(db.pool, merchantId, 'test')).toEqual(expected);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ledger_transactions WHERE merchant_id = $1 AND kind = 'payment'`,
+      [merchantId],
+    );
+    expect(rows[0]!.n).toBe(40);
+  });
+
   it('adds up several payments, and keeps test and live apart', async () => {
     const merchantId = newMerchantId();
     for (const [amount, fee] of [
