@@ -1,8 +1,12 @@
 import { types } from 'pg';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
+import {
+  createThrowawayDatabase,
+  describeWithPostgres,
+  type ThrowawayDatabase,
+} from '@xaalis/pg-testing';
 import { emmettAppend, emmettStore } from './event-store';
 
-describe("the bench's peer, emmett's event store", () => {
+describeWithPostgres("the bench's peer, emmett's event store", () => {
   let db: ThrowawayDatabase;
   beforeAll(async () => {
     db = await createThrowawayDatabase({ prefix: 'bench_peer' });
