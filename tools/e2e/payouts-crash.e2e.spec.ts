@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { FailpointName } from '@xaalis/failpoints';
-import { newId } from '@xaalis/kernel';
+import { newId, successorId } from '@xaalis/kernel';
 import { expectLedgerBalanced, Ledger } from '@xaalis/ledger';
 import type { FakeWavePayout } from '@xaalis/provider-http/testing';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
@@ -299,47 +299,58 @@ describeWithPostgres('payouts crashed at each step, live mode against the Wave f
   });
 
   describe('crashed at payouts.accept.after_hold (funds held, the wallet not asked yet)', () => {
-    it('the same request answers the payout or a clear 409; a new key with the same action_id makes exactly one; no hold is left', async () => {
+    it('the held funds go back; the same request then makes the payout once, under the next id', async () => {
       const key = idempotencyKey();
       const actionId = 'crash-after-hold';
-      const { agent, first } = await crashThenRestart('payouts.accept.after_hold', (agent) =>
-        requestPayout(agent, key, actionId),
-      );
+      const send = (agent: LiveAgent) => requestPayout(agent, key, actionId);
+      const { agent, first } = await crashThenRestart('payouts.accept.after_hold', send);
       expect(first).toMatch(/fetch failed/);
 
-      // The same request, once the crashed run's idempotency lease is over.
+      // `payout.claim_hold` gives the crashed run's funds back and closes its payout id, once a
+      // live request would long have been accepted.
+      const [given, ...more] = await eventually(
+        () => payoutHoldsOf(db.pool, agent.merchant.merchantId),
+        (holds) => holds.length === 1 && holds[0]!.status === 'released',
+        IDEMPOTENCY_LEASE_MS * 20,
+      );
+      expect({ status: given?.status, more }).toEqual({ status: 'released', more: [] });
+      const crashedId = given!.ref.slice('payout:'.length);
+
+      // The same request (same key, so the same reserved id) is made, not refused.
       const same = await eventually(
-        () => requestPayout(agent, key, actionId)(current!.http),
+        () => send(agent)(current!.http),
         (answer) => answer.body?.error?.code !== 'idempotency_conflict',
         IDEMPOTENCY_LEASE_MS * 20,
       );
-      // 201 if it came before `payout.claim_hold`; after it, the payout id is closed and its
-      // money given back, and the answer says to use a new key.
-      if (same.status === 201) {
-        expect(same.body).toMatchObject({ object: 'payout', amount: AMOUNT, livemode: true });
-      } else {
-        expect({ status: same.status, code: same.body?.error?.code }).toEqual({
-          status: 409,
-          code: 'invalid_state',
-        });
-      }
-
+      expect(same.status).toBe(201);
+      expect(same.body).toMatchObject({
+        object: 'payout',
+        id: successorId(crashedId),
+        amount: AMOUNT,
+        livemode: true,
+      });
+      const replay = await send(agent)(current!.http);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
       const renewed = await requestPayout(agent, idempotencyKey(), actionId)(current!.http);
-      expect(renewed.status).toBe(201);
-      if (same.status === 201) expect(renewed.body.id).toBe(same.body.id);
-      const payoutId: string = renewed.body.id;
-      expect(await walletPayoutIds(agent)).toEqual([payoutId]);
+      expect({ status: renewed.status, id: renewed.body.id }).toEqual({
+        status: 201,
+        id: same.body.id,
+      });
+      expect(await walletPayoutIds(agent)).toEqual([same.body.id]);
 
-      await expectPaidOnce(agent, payoutId);
-      // The crashed run's hold, if it was not the payout's: released once, never transferred.
-      const holds = await eventually(
-        () => payoutHoldsOf(db.pool, agent.merchant.merchantId),
-        (all) => all.every((hold) => hold.status !== 'held'),
+      await expectPaidOnce(agent, same.body.id);
+      expect(
+        (await payoutHoldsOf(db.pool, agent.merchant.merchantId)).map(({ ref, status }) => ({
+          ref,
+          status,
+        })),
+      ).toEqual(
+        [
+          { ref: `payout:${crashedId}`, status: 'released' },
+          { ref: `payout:${same.body.id}`, status: 'settled' },
+        ].sort((a, b) => a.ref.localeCompare(b.ref)),
       );
-      const abandoned = holds.filter((hold) => hold.ref !== `payout:${payoutId}`);
-      expect(abandoned.map((hold) => hold.status)).toEqual(same.status === 201 ? [] : ['released']);
-      const abandonedIds = abandoned.map((hold) => hold.ref.slice('payout:'.length));
-      expect(transfersFor(payoutId, ...abandonedIds)).toHaveLength(1);
+      expect(transfersFor(same.body.id, crashedId)).toHaveLength(1);
     }, 240_000);
   });
 

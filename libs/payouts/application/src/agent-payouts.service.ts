@@ -6,6 +6,7 @@ import { failpoint } from '@xaalis/failpoints';
 import { DomainError, type Clock } from '@xaalis/kernel';
 import {
   decideAgentWallet,
+  openPayoutId,
   payoutForAction,
   toPayoutObject,
   type AgentWallet,
@@ -53,23 +54,24 @@ export class AgentPayoutsService {
   }
 
   private async createInTurn(request: CreateAgentPayoutRequest): Promise<PayoutReply> {
-    const command = this.requestPayout(request);
     // Judged first, so a refusal or a retried action_id holds nothing: on the wallet as this
     // process last saw it, and if that refuses, as the store has it now.
     const scope = [request.merchant_id, request.mode, request.agent_wallet_id] as const;
     let wallet = await this.queries.wallet(...scope, { cached: true });
+    let command = this.requestPayout(request, wallet);
     let decided: AgentWalletEvent[];
     try {
       decided = decideAgentWallet(command, wallet);
     } catch {
       wallet = await this.queries.wallet(...scope);
+      command = this.requestPayout(request, wallet);
       decided = decideAgentWallet(command, wallet);
     }
     const accepted = decided[0] as PayoutAccepted | undefined;
     if (accepted === undefined) return this.payoutOfAction(wallet, request.action_id);
 
     await this.holds.hold({
-      payoutId: request.payout_id,
+      payoutId: accepted.data.payoutId,
       walletId: wallet.walletId,
       merchantId: wallet.merchantId,
       mode: wallet.mode,
@@ -104,11 +106,16 @@ export class AgentPayoutsService {
     }
   }
 
-  private requestPayout(request: CreateAgentPayoutRequest): RequestPayout {
+  /**
+   * Under the id reserved at the idempotency claim, or the next one when a run of this request
+   * that died had its funds given back under it (`openPayoutId`): a retry with the same key is
+   * then made, not refused.
+   */
+  private requestPayout(request: CreateAgentPayoutRequest, wallet: AgentWallet): RequestPayout {
     return {
       type: 'RequestPayout',
       data: {
-        payoutId: request.payout_id,
+        payoutId: openPayoutId(wallet, request.payout_id),
         agentKeyId: request.agent_key_id,
         actionId: request.action_id,
         amount: request.amount,

@@ -1,7 +1,7 @@
-import { MAX_PAYMENT_AMOUNT } from '@xaalis/kernel';
+import { MAX_PAYMENT_AMOUNT, successorId } from '@xaalis/kernel';
 import { givenWhenThen } from '@xaalis/kernel/testing';
 import type { AgentWalletCommand } from './agent-wallet.commands';
-import { agentWalletDecider, decide, payoutForAction } from './agent-wallet.decide';
+import { agentWalletDecider, decide, openPayoutId, payoutForAction } from './agent-wallet.decide';
 import type { AgentWalletEvent } from './agent-wallet.events';
 import {
   abandonPayout,
@@ -564,6 +564,18 @@ describe('agent wallet decider', () => {
       given([...newWallet(), payoutAbandoned()])
         .when(abandonPayout())
         .then([]);
+    });
+
+    it('a retry of the request is made under the next id of its line, the same for every retry', () => {
+      const next = successorId(PAYOUT_ID);
+      expect(openPayoutId(stateOf(newWallet()), PAYOUT_ID)).toBe(PAYOUT_ID);
+      expect(openPayoutId(stateOf([...newWallet(), payoutAbandoned()]), PAYOUT_ID)).toBe(next);
+      // Interrupted again under that id: the one after it.
+      const twice = stateOf([...newWallet(), payoutAbandoned(), payoutAbandoned(next)]);
+      expect(openPayoutId(twice, PAYOUT_ID)).toBe(successorId(next));
+      given([...newWallet(), payoutAbandoned()])
+        .when(requestPayout({ payoutId: next }))
+        .then([payoutAccepted({ payoutId: next })]);
     });
 
     it('a retry the policy refuses is told the rule, not that it was interrupted', () => {

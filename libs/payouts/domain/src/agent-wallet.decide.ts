@@ -3,6 +3,7 @@ import {
   DomainError,
   invalidState,
   notFound,
+  successorId,
   validationError,
   type Decider,
 } from '@xaalis/kernel';
@@ -237,12 +238,29 @@ function abandonPayout({ data }: AbandonPayout, state: AgentWalletState): AgentW
   ];
 }
 
-/** A retry under an idempotency key whose first run was given up: its payout id is closed. */
+/**
+ * A request for a payout id given up while it asked for it (`openPayoutId` moved past it, but the
+ * job that gave it up came first): the id is closed.
+ */
 export const payoutAbandoned = () =>
   new DomainError(
     'invalid_state',
     'This request was interrupted and its funds released: send it again with a new idempotency key (the same action_id).',
   );
+
+/**
+ * The payout id a request is made under: the one reserved at its idempotency claim, unless an
+ * interrupted run of the same request held funds under it that were given back since
+ * (`PayoutAbandoned`, which closes the id), then the next id of its line (`successorId`). Worked
+ * out, not drawn, so every retry of the request (the same key reserves the same id) comes to the
+ * same id, and a crash between its hold and its acceptance is settled as the first run's was.
+ */
+export function openPayoutId(state: AgentWalletState, reserved: string): string {
+  if (!exists(state)) return reserved;
+  let payoutId = reserved;
+  while (state.abandoned.has(payoutId)) payoutId = successorId(payoutId);
+  return payoutId;
+}
 
 /** The payout an `action_id` made, for answering its retries; null if none yet. */
 export const payoutForAction = (state: AgentWalletState, actionId: string): string | null =>

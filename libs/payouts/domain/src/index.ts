@@ -28,6 +28,7 @@ export {
   actionConflict,
   agentKeyRefused,
   agentWalletDecider,
+  openPayoutId,
   payoutForAction,
   decide as decideAgentWallet,
 } from './agent-wallet.decide';

@@ -1,4 +1,4 @@
-import { newId, ulid } from './ids';
+import { newId, successorId, ulid } from './ids';
 
 describe('ids', () => {
   it('are 26 Crockford characters after the prefix', () => {
@@ -19,5 +19,28 @@ describe('ids', () => {
 
   it('sort by time across milliseconds', () => {
     expect(ulid(1_000) < ulid(2_000)).toBe(true);
+  });
+
+  describe('successorId', () => {
+    const id = 'po_01M8HG6REXK37ZR5NEAA5JNSDM';
+
+    it('keeps the prefix and the time, and is a valid id of the kind', () => {
+      const next = successorId(id);
+      expect(next).toMatch(/^po_01M8HG6REX[0-9A-HJKMNP-TV-Z]{16}$/);
+      expect(next).not.toBe(id);
+    });
+
+    it('is the same for the same id, and differs from id to id and along a line', () => {
+      expect(successorId(id)).toBe(successorId(id));
+      expect(successorId('po_01M8HG6REXK37ZR5NEAA5JNSDN')).not.toBe(successorId(id));
+      const line = [id];
+      for (let n = 0; n < 50; n++) line.push(successorId(line.at(-1)!));
+      expect(new Set(line).size).toBe(51);
+    });
+
+    it('refuses what is not a prefixed ULID', () => {
+      expect(() => successorId('po_short')).toThrow(TypeError);
+      expect(() => successorId('01M8HG6REXK37ZR5NEAA5JNSDM')).toThrow(TypeError);
+    });
   });
 });

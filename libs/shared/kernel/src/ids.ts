@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 /** Crockford base32: sortable, no ambiguous letters. */
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -64,12 +64,18 @@ export function ulid(now: number = Date.now()): string {
   }
   lastTime = now;
   lastRandom = random;
-  let out = '';
   let t = now;
+  let time = '';
   for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32] + out;
+    time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
+  return time + base32(random);
+}
+
+/** The 80 bits of a ULID's random part as its 16 characters. */
+function base32(random: Buffer): string {
+  let out = '';
   let bits = 0;
   let value = 0;
   for (const byte of random) {
@@ -90,4 +96,17 @@ export function newId(kind: IdKind, now?: number): string {
 
 export function hasPrefix(id: string, kind: IdKind): boolean {
   return id.startsWith(`${ID_PREFIXES[kind]}_`);
+}
+
+/**
+ * The id that follows `id` when an id must be replaced by one every party can work out again: the
+ * same prefix and time, its random part the first 80 bits of a SHA-256 of `id`. The same `id`
+ * always gives the same successor, and a successor's successor is another id again.
+ */
+export function successorId(id: string): string {
+  const separator = id.lastIndexOf('_');
+  const ulidPart = id.slice(separator + 1);
+  if (separator <= 0 || ulidPart.length !== 26) throw new TypeError(`Not a prefixed ULID: ${id}`);
+  const hash = createHash('sha256').update(`successor:${id}`).digest().subarray(0, 10);
+  return `${id.slice(0, separator + 1)}${ulidPart.slice(0, 10)}${base32(hash)}`;
 }

@@ -5540,7 +5540,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payout (spec 2.5), `pending`; the same `action_id` again answers the original. 402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, `max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). 409 `invalid_state`: a retry of a request interrupted before its acceptance, whose funds were given back; send it again with a new idempotency key and the same `action_id`. */
+            /** @description The payout (spec 2.5), `pending`; the same `action_id` again answers the original. 402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, `max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). A retry of a request interrupted before its acceptance, whose funds were given back, is made under a new payout id. 409 `invalid_state` only when that retry raced the release of those funds: send it again with a new idempotency key and the same `action_id`. */
             201: {
                 headers: {
                     [name: string]: unknown;
