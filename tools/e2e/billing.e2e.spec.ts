@@ -4,6 +4,7 @@ import {
   launchChromium,
   phonePage,
 } from '../../apps/gateway/src/pages/testing/describe-with-chromium';
+import { formatFrenchDate } from '../../apps/gateway/src/billing/pages/french-date';
 import {
   advance,
   awaitEvents,
@@ -288,6 +289,17 @@ describe('an invoice left unpaid', () => {
           sub.id,
         );
         expect(pastDue?.data.object).toEqual(last);
+        const late = await invoicePage(service.url, invoiceId);
+        expect(late.text).toContain('data-action="pay"');
+        expect(late.text).toContain('<dd data-status="open">En retard</dd>');
+        expect(late.text).toContain(
+          `<dt>Date limite</dt><dd>${formatFrenchDate(last.latest_invoice.grace_ends_at)}</dd>`,
+        );
+      }
+      if (i === 0) {
+        const early = await invoicePage(service.url, invoiceId);
+        expect(early.text).toContain('<dd data-status="open">À payer</dd>');
+        expect(early.text).not.toContain('Date limite');
       }
     }
     // due−1d, due, due+3d, +6d, +9d, +12d (6 reminders), then the grace end (due+14d).

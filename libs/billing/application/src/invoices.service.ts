@@ -68,13 +68,15 @@ export class InvoicesService {
     const found = await this.queries.findInvoice(request.invoice_id);
     if (!found) throw notFound('invoice');
     const { subscription, invoice } = found;
+    const payable = this.payable(subscription, invoice);
     return {
       invoice: this.views.invoice(subscription, invoice),
       merchant_name: subscription.merchantName,
       description: subscription.description,
       interval: subscription.interval,
       interval_count: subscription.intervalCount,
-      payable: this.payable(subscription, invoice),
+      payable,
+      overdue: payable && invoice.overdue,
     };
   }
 

@@ -103,9 +103,17 @@ describe('renderInvoicePage', () => {
       expect(tagsWhere(page, (t) => t.name === 'script')).toEqual([]);
     });
 
-    it('stays payable while overdue in grace, as billing says', () => {
-      const overdue = render({ invoice: { reminders_sent: 2 }, payable: true });
+    it('says nothing of lateness before the due date', () => {
+      expect(textOf(page)).toContain('Échéance 4 novembre 2026 Statut À payer');
+      expect(textOf(page)).not.toContain('Date limite');
+    });
+
+    it('stays payable while overdue in grace, says it is late and the last day to pay', () => {
+      const overdue = render({ invoice: { reminders_sent: 2 }, payable: true, overdue: true });
       expect(payButtons(overdue)).toHaveLength(1);
+      expect(textOf(overdue)).toContain(
+        'Échéance 4 novembre 2026 Date limite 18 novembre 2026 Statut En retard',
+      );
     });
   });
 
@@ -151,6 +159,7 @@ describe('renderInvoicePage', () => {
 /** The rules the CSP enforces in the browser, as the checkout pages' spec checks them. */
 describe.each([
   ['payable', render()],
+  ['overdue', render({ overdue: true })],
   [
     'paid',
     render({ payable: false, invoice: { status: 'paid', paid_at: '2026-11-03T14:05:00.000Z' } }),

@@ -14,10 +14,11 @@ export const invoicePayPath = (invoiceId: string): string =>
 
 /**
  * The hosted invoice page `/invoices/{id}/pay` (the `hosted_invoice_url`, CONTRACT 7): what is
- * owed, to whom, for which period, and a "Payer" button while the invoice is payable. Plain form,
- * no script: the post answers with a redirect to the hosted checkout, where the customer picks
- * Wave or Orange Money. No clock here: whether the invoice is still payable is billing's answer
- * (`payable`), which knows the subscription's own clock (test_advance moves it).
+ * owed, to whom, for which period, and a "Payer" button while the invoice is payable; once overdue,
+ * "En retard" and the last day it can be paid. Plain form, no script: the post answers with a
+ * redirect to the hosted checkout, where the customer picks Wave or Orange Money. No clock here:
+ * whether the invoice is still payable, or overdue, is billing's answer (`payable`, `overdue`),
+ * which knows the subscription's own clock (test_advance moves it).
  */
 export function renderInvoicePage({ view, nonce }: InvoicePageInput): string {
   const { invoice } = view;
@@ -31,7 +32,8 @@ ${view.description ? markup`<p class="description">${view.description}</p>` : ''
 <dt>Période</dt><dd>du ${formatFrenchDate(invoice.period_start)} au ${formatFrenchDate(invoice.period_end)}</dd>
 <dt>Fréquence</dt><dd>${frequency(view.interval, view.interval_count)}</dd>
 <dt>Échéance</dt><dd>${formatFrenchDate(invoice.due_at)}</dd>
-<dt>Statut</dt><dd data-status="${invoice.status}">${statusLabel(invoice.status, view.payable)}</dd>
+${view.overdue ? markup`<dt>Date limite</dt><dd>${formatFrenchDate(invoice.grace_ends_at)}</dd>` : ''}
+<dt>Statut</dt><dd data-status="${invoice.status}">${statusLabel(view)}</dd>
 </dl>
 ${stateSection(view)}
 </main>`;
@@ -59,10 +61,12 @@ function frequency(interval: BillingInterval, count: number): string {
   return count === 1 ? EVERY[interval] : `Tous les ${count} ${EVERY_N[interval]}`;
 }
 
-function statusLabel(status: InvoiceStatus, payable: boolean): string {
+function statusLabel({ invoice, payable, overdue }: PublicInvoiceReply): string {
+  const status = invoice.status;
   switch (status) {
     case 'open':
-      return payable ? 'À payer' : 'Délai de paiement dépassé';
+      if (!payable) return 'Délai de paiement dépassé';
+      return overdue ? 'En retard' : 'À payer';
     case 'paid':
       return 'Payée';
     case 'void':

@@ -283,6 +283,10 @@ export class PublicInvoiceReply {
   /** False past `grace_ends_at`, or once the invoice is no longer `open`. */
   @IsBoolean()
   payable!: boolean;
+
+  /** Payable, and past `due_at` (`invoice.overdue` was emitted): the page says so, and until when. */
+  @IsBoolean()
+  overdue!: boolean;
 }
 
 /** Where the customer pays the invoice: the hosted checkout of its current payment attempt. */

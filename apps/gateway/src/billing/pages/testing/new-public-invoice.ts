@@ -34,5 +34,6 @@ export const newPublicInvoice = ({
   interval: 'month',
   interval_count: 1,
   payable: true,
+  overdue: false,
   ...overrides,
 });
