@@ -103,10 +103,11 @@ export class Ledger {
    * job that gives an unclaimed payout hold back).
    *
    * Holds in their own transaction are batched (`StatementBatcher`): those asked for while one is
-   * on its way go next as one transaction, whose balance rows are locked once for all of them.
-   * A merchant's holds take turns on its balance rows, and a turn lasts round trips to a process
-   * that is busy answering others: one turn per batch instead of one per hold. A batch the
-   * balance cannot cover as a whole fails, and each of its holds is then tried alone.
+   * on its way go next as one statement (`postHolds`), whose balance rows are locked once for all
+   * of them. A merchant's holds take turns on its balance rows, and a turn lasts as long as round
+   * trips to a process that is busy answering others: one turn per batch instead of one per hold,
+   * and one round trip per turn. A batch the balance cannot cover as a whole fails, and each of
+   * its holds is then tried alone.
    */
   async hold(input: Hold, client?: PoolClient, jobs: JobChange[] = []): Promise<Posted> {
     const hold = validHold(input);
@@ -126,14 +127,11 @@ export class Ledger {
   }
 
   private async holdTogether(requests: HoldRequest[]): Promise<Posted[]> {
-    await inTransaction(this.pool, undefined, async (tx) => {
-      const jobs = requests.flatMap((request) => request.jobs);
-      if (jobs.length > 0) await scheduleJobs(tx, jobs);
-      await postHolds(
-        tx,
-        requests.map(({ hold }) => ({ hold, posting: holdPosting(hold) })),
-      );
-    });
+    await postHolds(
+      this.pool,
+      requests.map(({ hold }) => ({ hold, posting: holdPosting(hold) })),
+      requests.flatMap((request) => request.jobs),
+    );
     return requests.map(({ hold }) => ({ txnId: hold.ref, posted: true }));
   }
 
