@@ -1,4 +1,9 @@
-import { DomainError, type ErrorCode, type ErrorDetails } from '@xaalis/kernel';
+import {
+  DomainError,
+  unreachableStoreError,
+  type ErrorCode,
+  type ErrorDetails,
+} from '@xaalis/kernel';
 import { REQUESTS, type ReplyOf, type RequestOf, type RequestPattern } from './requests';
 import { validateMessage, type MessageClass } from './shared/validate-message';
 
@@ -18,7 +23,8 @@ export type ReplyEnvelope<Value> = { ok: true; value: Value } | { ok: false; err
 /**
  * The body of every `@MessagePattern` handler: validates the payload against the pattern's
  * request class, runs `work`, and wraps the result or the DomainError in the envelope.
- * Any other error is a bug: it is rethrown so Nest logs it, and the caller gets `internal_error`.
+ * A database out of reach is `unavailable`; any other error is a bug: it is rethrown so Nest logs
+ * it, and the caller gets `internal_error`.
  */
 export async function reply<Pattern extends RequestPattern>(
   pattern: Pattern,
@@ -31,6 +37,9 @@ export async function reply<Pattern extends RequestPattern>(
     return { ok: true, value: await work(request) };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false, error: error.toJSON() };
+    // A database out of reach is no bug of the request: the caller is told to retry (503).
+    const unreachable = unreachableStoreError(error);
+    if (unreachable !== undefined) return { ok: false, error: unreachable.toJSON() };
     throw error;
   }
 }

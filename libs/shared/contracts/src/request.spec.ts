@@ -63,6 +63,25 @@ describe('reply', () => {
     });
   });
 
+  it('answers unavailable, with retry_after, when the work could not reach its database', async () => {
+    const envelope = await reply(
+      PAYOUTS_BALANCE_GET,
+      { merchant_id: MERCHANT, mode: 'test' },
+      () => {
+        throw Object.assign(new Error('the database system is shutting down'), { code: '57P03' });
+      },
+    );
+
+    expect(envelope).toEqual({
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: 'The service cannot reach its database right now. Retry shortly.',
+        details: { retry_after: 1 },
+      },
+    });
+  });
+
   it('rethrows anything else, for Nest to log', async () => {
     await expect(
       reply(PAYOUTS_BALANCE_GET, { merchant_id: MERCHANT, mode: 'test' }, () => {

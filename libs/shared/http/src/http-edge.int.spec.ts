@@ -178,6 +178,20 @@ describe('HTTP edge', () => {
       }
     });
 
+    it('answers a database out of reach with 503 unavailable and Retry-After, not a 500', async () => {
+      const response = await send('/test/unreachable-database');
+
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('1');
+      expect(await response.json()).toEqual({
+        error: {
+          code: 'unavailable',
+          message: 'The service cannot reach its database right now. Retry shortly.',
+          details: { retry_after: 1 },
+        },
+      });
+    });
+
     it('sends no X-Powered-By', async () => {
       const response = await send('/health');
       expect(response.headers.get('x-powered-by')).toBeNull();

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './unreachable-store';
 export * from './ids';
 export * from './secrets';
 export * from './clock';

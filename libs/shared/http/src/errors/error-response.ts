@@ -1,5 +1,10 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, type ErrorCode, type ErrorDetails } from '@xaalis/kernel';
+import {
+  DomainError,
+  unreachableStoreError,
+  type ErrorCode,
+  type ErrorDetails,
+} from '@xaalis/kernel';
 import { statusFor } from './status-for';
 
 export interface ErrorEnvelope {
@@ -50,6 +55,11 @@ const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof DomainError) return fromDomainError(error);
+  const unreachable = unreachableStoreError(error);
+  if (unreachable !== undefined) {
+    // Logged like any failure of ours, but the client is told to retry.
+    return { ...fromDomainError(unreachable), unexpected: true };
+  }
   const status = httpStatusOf(error);
   const code = status === undefined ? undefined : CODE_BY_HTTP_STATUS[status];
   if (status !== undefined && code !== undefined) {

@@ -30,7 +30,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import type { FastifyRequest } from 'fastify';
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
+import { freePort } from '@xaalis/database';
 import type { HttpEdgeOptions } from '../http-edge.options';
 import { HttpEdgeModule } from '../http-edge.module';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -202,6 +203,18 @@ class TestController {
     throw new Error(
       'SELECT card_number FROM internal_secrets failed: relation "internal_secrets" does not exist',
     );
+  }
+
+  /** A query through node-postgres to a port nothing listens on: a database out of reach. */
+  @Get('unreachable-database')
+  async unreachableDatabase(): Promise<never> {
+    const pool = new Pool({ host: '127.0.0.1', port: await freePort(), max: 1 });
+    try {
+      await pool.query('SELECT 1');
+    } finally {
+      await pool.end();
+    }
+    throw new Error('A database on a port nothing listens on answered');
   }
 
   @Get('boom')
