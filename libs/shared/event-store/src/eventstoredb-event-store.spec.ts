@@ -2,15 +2,19 @@ import { EventEmitter } from 'node:events';
 import {
   ANY,
   BACKWARDS,
+  DeadlineExceededError,
   END,
   FORWARDS,
   NO_STREAM,
+  NotLeaderError,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError,
   type EventStoreDBClient,
 } from '@eventstore/db-client';
+import { unreachableStoreError } from '@xaalis/kernel';
 import { ConcurrencyError } from './event-store';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
@@ -344,5 +348,24 @@ describe('EventStoreDbEventStore (against a stand-in client)', () => {
     await storeOver(owned, { ownsClient: true }).close();
     expect(given.dispose).not.toHaveBeenCalled();
     expect(owned.dispose).toHaveBeenCalled();
+  });
+
+  it('lets the edge answer 503 when the server is out of reach, and only then', () => {
+    const grpc = { code: 14, message: '14 UNAVAILABLE: No connection established' };
+
+    for (const outOfReach of [
+      new UnavailableError(grpc as never),
+      new DeadlineExceededError({ code: 4, message: '4 DEADLINE_EXCEEDED' } as never),
+      new NotLeaderError({
+        code: 5,
+        message: 'Leader info available',
+        metadata: {
+          getMap: () => ({ 'leader-endpoint-host': 'node-2', 'leader-endpoint-port': '2113' }),
+        },
+      } as never),
+    ]) {
+      expect(unreachableStoreError(outOfReach)?.code).toBe('unavailable');
+    }
+    expect(unreachableStoreError(new StreamNotFoundError(undefined, 'payment-1'))).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { isRecord } from './records';
  * retried. Known by their code alone, so nothing here imports a driver.
  */
 const UNREACHABLE_CODES = new Set([
-  // Node's sockets (node-postgres connecting, EventStoreDB's gRPC channel).
+  // Node's sockets, as a client connecting to its database raises them.
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
@@ -28,6 +28,9 @@ const UNREACHABLE_CODES = new Set([
   'P2024',
 ]);
 
+/** EventStoreDB's client names its errors by `type`: no server, none in time, not the leader. */
+const UNREACHABLE_TYPES = new Set(['unavailable', 'deadline-exceeded', 'not-leader']);
+
 /** node-postgres loses a connection, or gives up waiting for one, with no code. */
 const UNREACHABLE_MESSAGES = [/^Connection terminated/, /^timeout exceeded when trying to connect/];
 
@@ -44,9 +47,10 @@ const MAX_CAUSES = 4;
 export function unreachableStoreError(error: unknown): DomainError | undefined {
   let cause = error;
   for (let depth = 0; depth <= MAX_CAUSES && isRecord(cause); depth += 1) {
-    const { code, message } = cause;
+    const { code, type, message } = cause;
     const unreachable =
       (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) ||
+      (cause instanceof Error && typeof type === 'string' && UNREACHABLE_TYPES.has(type)) ||
       (typeof message === 'string' && UNREACHABLE_MESSAGES.some((known) => known.test(message)));
     if (unreachable) {
       return new DomainError(
