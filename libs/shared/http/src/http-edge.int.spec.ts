@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ERROR_CODES, FixedClock } from '@xaalis/kernel';
 import { sendRawHttp } from '@xaalis/testing';
@@ -14,11 +15,15 @@ interface OpenApiDocument {
       {
         requestBody: { content: Record<string, { schema: unknown }> };
         security: unknown[];
-        responses: Record<string, { content?: unknown }>;
+        responses: Record<string, { content?: unknown; headers?: Record<string, unknown> }>;
       }
     >
   >;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    headers: Record<string, unknown>;
+  };
 }
 
 /**
@@ -413,6 +418,68 @@ describe('HTTP edge', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect((await asKey('key_b', '198.51.100.1')).status).toBe(200);
+    });
+  });
+
+  describe('request ids', () => {
+    const REQUEST_ID = /^req_[0-9A-Z]{26}$/;
+
+    it('names every response, answered or refused, with an id of its own', async () => {
+      const responses = [
+        await send('/health'),
+        await send('/test/fail/not_found', { method: 'POST' }),
+        await send('/v1/unknown/route'),
+        // Refused by the router before any hook runs, and by the URL rules in the first hook.
+        await send(`/test/things/${'a'.repeat(256)}`),
+        await send('/test/things?limit=%00'),
+        await postJson('/test/things', '{"amount":'),
+      ];
+      const ids = responses.map((response) => response.headers.get('request-id'));
+
+      expect(responses.map((response) => response.status)).toEqual([200, 404, 404, 404, 400, 400]);
+      for (const id of ids) expect(id).toMatch(REQUEST_ID);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('never takes the id a client sends', async () => {
+      const response = await send('/health', { headers: { 'request-id': 'req_chosen' } });
+
+      expect(response.headers.get('request-id')).toMatch(REQUEST_ID);
+      expect(response.headers.get('request-id')).not.toBe('req_chosen');
+    });
+
+    it('is in the log line of a failure of ours, so a client can quote it', async () => {
+      const logged = jest.spyOn(Logger.prototype, 'error');
+      try {
+        const response = await send('/test/boom');
+
+        expect(response.status).toBe(500);
+        const id = response.headers.get('request-id');
+        expect(id).toMatch(REQUEST_ID);
+        expect(logged).toHaveBeenCalledWith(
+          `Unexpected error on GET /test/boom (${id})`,
+          expect.any(String),
+        );
+      } finally {
+        logged.mockRestore();
+      }
+    });
+
+    it('is documented on every response', async () => {
+      const document = await jsonOf<OpenApiDocument>(await send('/docs/openapi.json'));
+
+      expect(document.components.headers.RequestId).toMatchObject({
+        schema: { type: 'string', pattern: REQUEST_ID.source },
+      });
+      const responses = Object.values(document.paths).flatMap((methods) =>
+        Object.values(methods).flatMap((operation) => Object.values(operation.responses)),
+      );
+      expect(responses.length).toBeGreaterThan(20);
+      for (const response of responses) {
+        expect(response.headers).toMatchObject({
+          'Request-Id': { $ref: '#/components/headers/RequestId' },
+        });
+      }
     });
   });
 

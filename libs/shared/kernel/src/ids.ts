@@ -19,6 +19,8 @@ export const ID_PREFIXES = {
   webhookDelivery: 'whd',
   exchange: 'ex',
   exchangeQuote: 'exq',
+  /** Names one HTTP request: its `Request-Id` header, and the log line of a failure of ours. */
+  request: 'req',
   /** Not shown to clients: names a webhook secret roll so that a retry of it rolls nothing more. */
   webhookSecretRoll: 'whr',
 } as const;

@@ -2343,7 +2343,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Names this request (`req_…`). Quote it when asking for help: a failure of ours is logged with it. */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2366,6 +2369,7 @@ export interface operations {
                 headers: {
                     /** @description `better-auth.session_token`: HttpOnly, SameSite=Lax, 7 days, Secure over https */
                     "Set-Cookie"?: string;
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2379,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +2389,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2399,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2409,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2419,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2437,6 +2446,7 @@ export interface operations {
                 headers: {
                     /** @description `better-auth.session_token`: HttpOnly, SameSite=Lax, 7 days, Secure over https */
                     "Set-Cookie"?: string;
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2446,6 +2456,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2455,6 +2466,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2464,6 +2476,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2486,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2496,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2491,6 +2506,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2513,6 +2529,7 @@ export interface operations {
                 headers: {
                     /** @description better-auth's cookies, expired (`Max-Age=0`) */
                     "Set-Cookie"?: string;
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2520,6 +2537,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,6 +2547,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2538,6 +2557,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,6 +2567,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2556,6 +2577,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,6 +2587,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2597,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2594,6 +2618,7 @@ export interface operations {
             /** @description The user and their role in each merchant. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2603,6 +2628,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2612,6 +2638,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +2648,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2630,6 +2658,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2668,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2663,6 +2693,7 @@ export interface operations {
             /** @description The merchant; `webhook_secret` is shown this once. The caller becomes owner. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2672,6 +2703,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2681,6 +2713,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2690,6 +2723,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,6 +2733,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +2743,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2717,6 +2753,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,6 +2763,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2755,6 +2793,7 @@ export interface operations {
             /** @description The membership. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +2803,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +2813,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2782,6 +2823,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2791,6 +2833,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2800,6 +2843,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2809,6 +2853,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +2863,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2827,6 +2873,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2836,6 +2883,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,6 +2911,7 @@ export interface operations {
             /** @description API keys, newest first (CONTRACT 4); never a secret. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2877,6 +2926,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +2936,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2895,6 +2946,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +2956,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,6 +2966,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2922,6 +2976,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2948,6 +3003,7 @@ export interface operations {
             /** @description A secret key; `secret_key` is shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,6 +3013,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2966,6 +3023,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2975,6 +3033,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,6 +3043,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2993,6 +3053,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3002,6 +3063,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3073,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3020,6 +3083,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3029,6 +3093,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,6 +3124,7 @@ export interface operations {
             /** @description A restricted key with its scopes; `secret_key` is shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3068,6 +3134,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3077,6 +3144,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3086,6 +3154,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3095,6 +3164,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3104,6 +3174,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3113,6 +3184,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3122,6 +3194,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3131,6 +3204,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,6 +3214,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3246,7 @@ export interface operations {
             /** @description The new key (with `secret_key`, shown once) and `previous_key`. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3180,6 +3256,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3189,6 +3266,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,6 +3276,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,6 +3286,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3216,6 +3296,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3225,6 +3306,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3234,6 +3316,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3243,6 +3326,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3252,6 +3336,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3279,6 +3364,7 @@ export interface operations {
             /** @description The revoked key. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +3374,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3384,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +3394,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3404,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3324,6 +3414,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,6 +3424,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +3434,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3444,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3360,6 +3454,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3484,7 @@ export interface operations {
             /** @description The provider identity. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +3494,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +3504,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3514,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +3524,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3534,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3544,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3554,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +3564,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +3574,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +3595,7 @@ export interface operations {
             /** @description The account. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +3605,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3615,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3625,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,6 +3635,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3535,6 +3645,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3562,6 +3673,7 @@ export interface operations {
             /** @description The account, with its new webhook URL. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3683,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,6 +3693,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3589,6 +3703,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,6 +3713,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3607,6 +3723,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,6 +3733,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +3743,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +3753,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3654,6 +3774,7 @@ export interface operations {
             /** @description The balance in the key's mode. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,6 +3784,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,6 +3794,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +3804,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,6 +3814,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3699,6 +3824,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +3850,7 @@ export interface operations {
             /** @description Payments, newest first (CONTRACT 4); `status` filters. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,6 +3865,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +3875,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3756,6 +3885,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +3895,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,6 +3905,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,6 +3915,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3810,6 +3943,7 @@ export interface operations {
             /** @description The payment (spec 2.1); `next_action` ready when `provider` is given. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3819,6 +3953,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3828,6 +3963,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3837,6 +3973,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,6 +3983,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,6 +3993,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +4003,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,6 +4013,7 @@ export interface operations {
             /** @description Error: aggregated_identity_required */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3882,6 +4023,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3891,6 +4033,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3913,6 +4056,7 @@ export interface operations {
             /** @description The payment (spec 2.1). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3922,6 +4066,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3931,6 +4076,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +4086,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3949,6 +4096,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +4106,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,6 +4116,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4142,7 @@ export interface operations {
             /** @description The payment, succeeded (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,6 +4152,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4010,6 +4162,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +4172,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4028,6 +4182,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4037,6 +4192,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4046,6 +4202,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,6 +4212,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4222,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4232,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4098,6 +4258,7 @@ export interface operations {
             /** @description The payment, failed (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,6 +4268,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,6 +4278,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4125,6 +4288,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4298,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +4308,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +4318,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +4328,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +4338,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +4348,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4204,6 +4374,7 @@ export interface operations {
             /** @description The payment, expired (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,6 +4384,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4222,6 +4394,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4231,6 +4404,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4240,6 +4414,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4424,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4258,6 +4434,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4444,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +4454,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4464,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,6 +4491,7 @@ export interface operations {
             /** @description Refunds, newest first (CONTRACT 4); `payment` filters. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,6 +4506,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +4516,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,6 +4526,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +4536,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,6 +4546,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4370,6 +4556,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4397,6 +4584,7 @@ export interface operations {
             /** @description The refund, `pending` until it reaches the customer; 402 when `available` is short. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4406,6 +4594,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4415,6 +4604,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4424,6 +4614,7 @@ export interface operations {
             /** @description Error: insufficient_funds */
             402: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4433,6 +4624,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4442,6 +4634,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +4644,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4460,6 +4654,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,6 +4664,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4478,6 +4674,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4487,6 +4684,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +4707,7 @@ export interface operations {
             /** @description The refund (404 for another merchant or mode). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4518,6 +4717,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +4727,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,6 +4737,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,6 +4747,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4554,6 +4757,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +4767,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +4792,7 @@ export interface operations {
             /** @description Agent wallets, newest first (CONTRACT 4). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4601,6 +4807,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4610,6 +4817,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4827,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4628,6 +4837,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +4847,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4646,6 +4857,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,6 +4885,7 @@ export interface operations {
             /** @description The wallet (spec 2.6), `active`, `policy_version` 1. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +4895,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4691,6 +4905,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,6 +4915,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4709,6 +4925,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4718,6 +4935,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,6 +4945,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,6 +4955,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4745,6 +4965,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +4988,7 @@ export interface operations {
             /** @description The wallet (spec 2.6). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,6 +4998,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4785,6 +5008,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4794,6 +5018,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4803,6 +5028,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,6 +5038,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4821,6 +5048,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5078,7 @@ export interface operations {
             /** @description The wallet, `policy_version` one higher when anything changed. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4859,6 +5088,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4868,6 +5098,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,6 +5108,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4886,6 +5118,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4895,6 +5128,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5138,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4913,6 +5148,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4922,6 +5158,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4931,6 +5168,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4961,6 +5199,7 @@ export interface operations {
             /** @description The wallet (spec 2.6), `active`, `policy_version` 1. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4970,6 +5209,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4979,6 +5219,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4988,6 +5229,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4997,6 +5239,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5249,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,6 +5259,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5024,6 +5269,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +5279,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +5289,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,6 +5321,7 @@ export interface operations {
             /** @description The wallet, `policy_version` one higher when anything changed. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,6 +5331,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5341,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5100,6 +5351,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +5361,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5118,6 +5371,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5127,6 +5381,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5136,6 +5391,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +5401,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +5411,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +5435,7 @@ export interface operations {
             /** @description The wallet's agent keys, newest first; never a secret. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5191,6 +5450,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +5460,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5209,6 +5470,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5218,6 +5480,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5227,6 +5490,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5236,6 +5500,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5262,6 +5527,7 @@ export interface operations {
             /** @description The key bound to this wallet; `secret_key` is shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5271,6 +5537,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5280,6 +5547,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5289,6 +5557,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,6 +5567,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5307,6 +5577,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,6 +5587,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5597,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5607,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5343,6 +5617,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5370,6 +5645,7 @@ export interface operations {
             /** @description The key, `revoked_at` set. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,6 +5655,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5388,6 +5665,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5397,6 +5675,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +5685,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5415,6 +5695,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5424,6 +5705,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5433,6 +5715,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5442,6 +5725,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5451,6 +5735,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,6 +5756,7 @@ export interface operations {
             /** @description The wallet (spec 2.6) with `spent_today` and `remaining_today` (Dakar day). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +5766,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5489,6 +5776,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5498,6 +5786,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5796,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5516,6 +5806,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5543,6 +5834,7 @@ export interface operations {
             /** @description The payout (spec 2.5), `pending`; the same `action_id` again answers the original. 402 `policy_violation` (`details.rule`: `recipient_not_allowed`, `max_payout_amount`, `max_daily_amount`, `wallet_disabled`) or `insufficient_funds` (amount + fee over `available`). A retry of a request interrupted before its acceptance, whose funds were given back, is made under a new payout id. 409 `invalid_state` only when that retry raced the release of those funds: send it again with a new idempotency key and the same `action_id`. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5552,6 +5844,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5561,6 +5854,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5570,6 +5864,7 @@ export interface operations {
             /** @description Error: insufficient_funds, policy_violation */
             402: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5579,6 +5874,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,6 +5884,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5597,6 +5894,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5606,6 +5904,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5615,6 +5914,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5624,6 +5924,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5646,6 +5947,7 @@ export interface operations {
             /** @description The payout (spec 2.5). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5655,6 +5957,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +5967,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,6 +5977,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5682,6 +5987,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5691,6 +5997,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5700,6 +6007,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5729,6 +6037,7 @@ export interface operations {
             /** @description The wallet's payouts, newest first (CONTRACT 4); `client_reference` filters. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +6052,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +6062,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5761,6 +6072,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,6 +6082,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,6 +6092,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5788,6 +6102,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5813,6 +6128,7 @@ export interface operations {
             /** @description The payout, succeeded (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5822,6 +6138,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5831,6 +6148,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5840,6 +6158,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5849,6 +6168,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5858,6 +6178,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5867,6 +6188,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,6 +6198,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +6208,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5894,6 +6218,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5919,6 +6244,7 @@ export interface operations {
             /** @description The payout, failed (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5928,6 +6254,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +6264,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5946,6 +6274,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5955,6 +6284,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +6294,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5973,6 +6304,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,6 +6314,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,6 +6324,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +6334,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6022,6 +6357,7 @@ export interface operations {
             /** @description The subscription (spec 2.3), its latest invoice embedded. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,6 +6367,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,6 +6377,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6049,6 +6387,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,6 +6397,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6067,6 +6407,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6076,6 +6417,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6101,6 +6443,7 @@ export interface operations {
             /** @description Subscriptions, newest first (CONTRACT 4); `status` filters. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6115,6 +6458,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6124,6 +6468,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6478,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6142,6 +6488,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6151,6 +6498,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6160,6 +6508,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6189,6 +6538,7 @@ export interface operations {
             /** @description The subscription; `pending_payment` names the provider payment still in flight, if any, which may settle after cancellation. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6198,6 +6548,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,6 +6558,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6216,6 +6568,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6225,6 +6578,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6234,6 +6588,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6243,6 +6598,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6252,6 +6608,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6261,6 +6618,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6270,6 +6628,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +6654,7 @@ export interface operations {
             /** @description The subscription after its next billing event (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,6 +6664,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +6674,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6322,6 +6684,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,6 +6694,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,6 +6704,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6349,6 +6714,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +6724,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6367,6 +6734,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6744,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,6 +6775,7 @@ export interface operations {
             /** @description The subscription (spec 2.3), `active`, with its first invoice `open`. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,6 +6785,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +6795,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6433,6 +6805,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6442,6 +6815,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +6825,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +6835,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +6845,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6478,6 +6855,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,6 +6865,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,6 +6893,7 @@ export interface operations {
             /** @description The subscription after its next billing event (test mode only). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6523,6 +6903,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6532,6 +6913,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6541,6 +6923,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,6 +6933,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6559,6 +6943,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6568,6 +6953,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6577,6 +6963,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6586,6 +6973,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,6 +6983,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6617,6 +7006,7 @@ export interface operations {
             /** @description The invoice (spec 2.4). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6626,6 +7016,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6635,6 +7026,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6644,6 +7036,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6653,6 +7046,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6662,6 +7056,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6671,6 +7066,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6698,6 +7094,7 @@ export interface operations {
             /** @description Invoices, newest first (CONTRACT 4); `subscription` and `status` filter. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6712,6 +7109,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6721,6 +7119,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +7129,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6739,6 +7139,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6748,6 +7149,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6757,6 +7159,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6786,6 +7189,7 @@ export interface operations {
             /** @description The customer-facing payment view (spec 2.2) with `next_action`. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6795,6 +7199,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,6 +7209,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6813,6 +7219,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6822,6 +7229,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6831,6 +7239,7 @@ export interface operations {
             /** @description Error: invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6840,6 +7249,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6849,6 +7259,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6858,6 +7269,7 @@ export interface operations {
             /** @description Error: aggregated_identity_required */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6867,6 +7279,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6876,6 +7289,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +7315,7 @@ export interface operations {
             /** @description The customer-facing payment view (spec 2.2). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6910,6 +7325,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6919,6 +7335,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6928,6 +7345,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6937,6 +7355,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,6 +7365,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,6 +7375,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6979,6 +7400,7 @@ export interface operations {
             /** @description The quote: fee and amount received, and the single-use `quote` token, valid 10 minutes. 422 `limit_exceeded`: `send_amount` outside 500 to 1000000, or past the phone's daily amount; 403 `test_mode_disabled` when exchanges are off; 503 `unavailable` when `from` or `to` is down. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6988,6 +7410,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6997,6 +7420,7 @@ export interface operations {
             /** @description Error: test_mode_disabled */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7006,6 +7430,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7015,6 +7440,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7024,6 +7450,7 @@ export interface operations {
             /** @description Error: limit_exceeded */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7460,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7042,6 +7470,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7069,6 +7498,7 @@ export interface operations {
             /** @description The exchange (spec 2.9), `awaiting_payment`: the customer pays `send_amount` at `checkout_url`. 400 `invalid_quote` (unknown, expired or used) or `invalid_otp`; 422 `limit_exceeded` past the phone's daily amount; 403 `test_mode_disabled`; 503 `unavailable` when a provider is down. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7078,6 +7508,7 @@ export interface operations {
             /** @description Error: validation_error, invalid_quote, invalid_otp */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7087,6 +7518,7 @@ export interface operations {
             /** @description Error: test_mode_disabled */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,6 +7528,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7105,6 +7538,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,6 +7548,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7558,7 @@ export interface operations {
             /** @description Error: limit_exceeded */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7132,6 +7568,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7141,6 +7578,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7604,7 @@ export interface operations {
             /** @description The exchange (spec 2.9) and where it stands. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7175,6 +7614,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,6 +7624,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7634,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7202,6 +7644,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7211,6 +7654,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7220,6 +7664,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7240,6 +7685,7 @@ export interface operations {
             /** @description Verified, whether or not it changed a payment. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,6 +7695,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7258,6 +7705,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7267,6 +7715,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7276,6 +7725,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7285,6 +7735,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +7745,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7314,6 +7766,7 @@ export interface operations {
             /** @description Verified, whether or not it changed a payment. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,6 +7776,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7332,6 +7786,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7341,6 +7796,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,6 +7806,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7359,6 +7816,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7368,6 +7826,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7395,6 +7854,7 @@ export interface operations {
             /** @description Webhook endpoints, newest first (CONTRACT 4). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7409,6 +7869,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7418,6 +7879,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7427,6 +7889,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7436,6 +7899,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7445,6 +7909,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7454,6 +7919,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +7950,7 @@ export interface operations {
             /** @description The webhook endpoint. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7493,6 +7960,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7502,6 +7970,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7511,6 +7980,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7520,6 +7990,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7529,6 +8000,7 @@ export interface operations {
             /** @description Error: idempotency_conflict, invalid_state */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7538,6 +8010,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7547,6 +8020,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7556,6 +8030,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7565,6 +8040,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7596,6 +8072,7 @@ export interface operations {
             /** @description The webhook endpoint, changed. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7605,6 +8082,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7614,6 +8092,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7623,6 +8102,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7632,6 +8112,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +8122,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +8132,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7659,6 +8142,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7668,6 +8152,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +8162,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,6 +8187,7 @@ export interface operations {
             /** @description Webhook deliveries, newest first (CONTRACT 4). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7715,6 +8202,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7724,6 +8212,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7733,6 +8222,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7742,6 +8232,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,6 +8242,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7760,6 +8252,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,6 +8278,7 @@ export interface operations {
             /** @description The delivery after the attempt made now. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7794,6 +8288,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7803,6 +8298,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7812,6 +8308,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7821,6 +8318,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7830,6 +8328,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7839,6 +8338,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7848,6 +8348,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7857,6 +8358,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7866,6 +8368,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,6 +8391,7 @@ export interface operations {
             /** @description The event, as it was delivered. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7897,6 +8401,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7906,6 +8411,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7915,6 +8421,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7924,6 +8431,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,6 +8441,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7942,6 +8451,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7967,6 +8477,7 @@ export interface operations {
             /** @description Events as delivered, newest first (CONTRACT 4). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7981,6 +8492,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7990,6 +8502,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7999,6 +8512,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8008,6 +8522,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8017,6 +8532,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8026,6 +8542,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8055,6 +8572,7 @@ export interface operations {
             /** @description The new secret. Deliveries are signed with it and, until `previous_expires_at`, with the one it replaces; rolling again during an overlap retires the older one. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8064,6 +8582,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8073,6 +8592,7 @@ export interface operations {
             /** @description Error: authentication_required */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8082,6 +8602,7 @@ export interface operations {
             /** @description Error: forbidden */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8091,6 +8612,7 @@ export interface operations {
             /** @description Error: not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8100,6 +8622,7 @@ export interface operations {
             /** @description Error: idempotency_conflict */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8109,6 +8632,7 @@ export interface operations {
             /** @description Error: payload_too_large */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8118,6 +8642,7 @@ export interface operations {
             /** @description Error: unsupported_media_type */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8127,6 +8652,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8136,6 +8662,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8156,6 +8683,7 @@ export interface operations {
             /** @description Ready (503 `unavailable` until then). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +8696,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8177,6 +8706,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8186,6 +8716,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,6 +8737,7 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8215,6 +8747,7 @@ export interface operations {
             /** @description Error: validation_error */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8224,6 +8757,7 @@ export interface operations {
             /** @description Error: rate_limited */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8233,6 +8767,7 @@ export interface operations {
             /** @description Error: unavailable */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

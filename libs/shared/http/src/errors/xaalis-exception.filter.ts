@@ -28,7 +28,9 @@ export class XaalisExceptionFilter implements ExceptionFilter {
     const outcome = toErrorResponse(exception);
     if (outcome.unexpected) {
       // The path only: a query string may carry a client secret (`?cs=`).
-      const where = request ? `${request.method} ${request.url.split('?')[0]}` : 'a request';
+      const where = request
+        ? `${request.method} ${request.url.split('?')[0]} (${request.id})`
+        : 'a request';
       const trace = exception instanceof Error ? exception.stack : String(exception);
       this.logger.error(`Unexpected error on ${where}`, trace);
     }

@@ -5,6 +5,7 @@ import { IdempotencyStore } from '../idempotency/idempotency.store';
 import { HttpMetrics } from '../observability/http-metrics';
 import { createValidationPipe } from '../validation/validation-pipe';
 import { BODY_LIMIT_BYTES, jsonBodyParser, otherBodyParser } from './body-parsers';
+import { REQUEST_ID_HEADER } from './request-id';
 import { checkRequestTarget } from './request-target-rules';
 
 /**
@@ -18,6 +19,8 @@ import { checkRequestTarget } from './request-target-rules';
  *   are answered through the adapter's options (see createFastifyAdapter).
  * - A URL whose path or query holds what no object or filter can match is refused before the
  *   guards read it (see checkRequestTarget).
+ * - Every response names its request (`Request-Id`), so a client can quote it and an operator
+ *   find the request's log line.
  * - Every response is counted by method, route pattern and status.
  * - `@Idempotent` handlers find the app's idempotency store on their request.
  */
@@ -29,6 +32,10 @@ export function configureHttpApp(app: NestFastifyApplication): void {
   app.useBodyParser('*', { bodyLimit: BODY_LIMIT_BYTES }, otherBodyParser);
   app.useGlobalFilters(app.get(XaalisExceptionFilter));
   app.useGlobalPipes(createValidationPipe());
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
   fastify.addHook('onRequest', checkRequestTarget);
 
   provideIdempotencyStore(fastify, app.get(IdempotencyStore));

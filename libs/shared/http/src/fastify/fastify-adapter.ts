@@ -2,6 +2,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { URL_VALUE_MAX_LENGTH } from '../validation/text-rules';
 import { BODY_LIMIT_BYTES } from './body-parsers';
 import { answerClientError, answerFrameworkError, REQUEST_TIMEOUT_MS } from './framework-refusals';
+import { newRequestId } from './request-id';
 
 export interface FastifyAdapterOptions {
   /**
@@ -20,7 +21,8 @@ export const TRUSTED_PROXIES = 'loopback,linklocal,uniquelocal';
  * the refusals Fastify's router and Node's HTTP parser make themselves answered with the CONTRACT
  * 2 envelope. A path segment may be 255 characters (Fastify's default is 100); a longer one names
  * no object, and is a 404. A request must arrive in full within 120 s, or a half-sent body would
- * hold its connection for ever (Fastify sets no limit by default).
+ * hold its connection for ever (Fastify sets no limit by default). Each request is named by an
+ * id of ours (`req_…`, request-id.ts), never by one the client sends.
  */
 export function createFastifyAdapter(options: FastifyAdapterOptions = {}): FastifyAdapter {
   return new FastifyAdapter({
@@ -30,6 +32,8 @@ export function createFastifyAdapter(options: FastifyAdapterOptions = {}): Fasti
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     trustProxy: options.trustProxy ?? TRUSTED_PROXIES,
+    genReqId: newRequestId,
+    requestIdHeader: false,
     // Nest logs requests that fail; Fastify's own logger would log every request again.
     logger: false,
   });

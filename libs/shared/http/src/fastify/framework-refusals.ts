@@ -5,6 +5,7 @@ import { DomainError } from '@xaalis/kernel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EDGE_MESSAGES, toErrorResponse } from '../errors/error-response';
 import { JSON_CONTENT_TYPE, sendJson } from '../errors/send-json';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /** Fastify's `requestTimeout`, which its documentation puts at 120 s for a server facing clients. */
 export const REQUEST_TIMEOUT_MS = 120_000;
@@ -27,8 +28,10 @@ export function answerFrameworkError(
     known ? new DomainError('not_found', EDGE_MESSAGES.not_found) : error,
   );
   if (outcome.unexpected) {
-    logger.error(`Unexpected router error on ${request.method}`, error.stack);
+    logger.error(`Unexpected router error on ${request.method} (${request.id})`, error.stack);
   }
+  // The router refuses before any hook runs, the one that names the request included.
+  reply.header(REQUEST_ID_HEADER, request.id);
   sendJson(reply, outcome.status, JSON.stringify(outcome.body), outcome.headers);
 }
 

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CONFIG, type XaalisConfig } from '@xaalis/config';
 import { documentErrors } from './openapi-errors';
+import { documentRequestId } from './openapi-request-id';
 
 /**
  * Security scheme names: `@ApiBearerAuth(OPENAPI_BEARER)` (API keys), `@ApiCookieAuth
@@ -60,6 +61,7 @@ export function setupOpenApi(app: INestApplication, options: OpenApiOptions = {}
     .build();
   const document = SwaggerModule.createDocument(app, config);
   documentErrors(document);
+  documentRequestId(document);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',
     raw: ['json'],
