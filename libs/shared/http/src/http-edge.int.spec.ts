@@ -183,18 +183,33 @@ describe('HTTP edge', () => {
       }
     });
 
-    it('answers a database out of reach with 503 unavailable and Retry-After, not a 500', async () => {
-      const response = await send('/test/unreachable-database');
+    it('answers a database out of reach with 503 unavailable and Retry-After, not a 500, and logs it in one line', async () => {
+      const warned = jest.spyOn(Logger.prototype, 'warn');
+      const failed = jest.spyOn(Logger.prototype, 'error');
+      try {
+        const response = await send('/test/unreachable-database');
 
-      expect(response.status).toBe(503);
-      expect(response.headers.get('retry-after')).toBe('1');
-      expect(await response.json()).toEqual({
-        error: {
-          code: 'unavailable',
-          message: 'The service cannot reach its database right now. Retry shortly.',
-          details: { retry_after: 1 },
-        },
-      });
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('1');
+        expect(await response.json()).toEqual({
+          error: {
+            code: 'unavailable',
+            message: 'The service cannot reach its database right now. Retry shortly.',
+            details: { retry_after: 1 },
+          },
+        });
+        const id = response.headers.get('request-id')!;
+        expect(warned).toHaveBeenCalledTimes(1);
+        expect(warned.mock.calls[0]![0]).toMatch(
+          new RegExp(
+            `^Database out of reach on GET /test/unreachable-database \\(${id}\\): connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+$`,
+          ),
+        );
+        expect(failed).not.toHaveBeenCalled();
+      } finally {
+        warned.mockRestore();
+        failed.mockRestore();
+      }
     });
 
     it('sends no X-Powered-By', async () => {

@@ -57,7 +57,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof DomainError) return fromDomainError(error);
   const unreachable = unreachableStoreError(error);
   if (unreachable !== undefined) {
-    // Logged like any failure of ours, but the client is told to retry.
+    // Logged as a failure of ours (in one line, see the filter), but the client is told to retry.
     return { ...fromDomainError(unreachable), unexpected: true };
   }
   const status = httpStatusOf(error);
