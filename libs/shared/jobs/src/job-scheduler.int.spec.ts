@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { Pool } from 'pg';
 import { DomainError, FixedClock } from '@xaalis/kernel';
 import { watchStatements } from '@xaalis/pg-testing';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
@@ -280,6 +280,48 @@ describeWithPostgres('JobScheduler', () => {
 
     expect(watch.statements.filter((name) => name === 'jobs_complete').length).toBeLessThan(100);
     expect(await rows()).toEqual([]);
+  });
+
+  it('finds the jobs a batch of outcomes writes by their key, however much the table grew since its first runs', async () => {
+    // One session, as a pooled connection lives: a prepared statement's plan, made on the first
+    // runs while the table was nearly empty, joined the batch to a scan of the whole table.
+    const session = new Pool({ connectionString: database.url, max: 1 });
+    try {
+      const table = new JobsTable(session);
+      const later = new Date(T0.getTime() + LEASE_MS);
+      const runAndReschedule = async () => {
+        await due('test.plan', 3);
+        const leased = await table.lease({ kinds: ['test.plan'], now: T0, leaseMs: 1, limit: 3 });
+        expect(leased).toHaveLength(3);
+        await Promise.all(
+          leased.map((job) => table.complete({ job, dueAt: later, error: 'again' })),
+        );
+        await pool.query(`DELETE FROM jobs WHERE kind = 'test.plan' AND reference = ANY($1)`, [
+          leased.map((job) => job.reference),
+        ]);
+      };
+      for (let run = 0; run < 6; run += 1) await runAndReschedule();
+      await pool.query(
+        `INSERT INTO jobs (kind, reference, due_at)
+         SELECT 'test.grown', 'ref_' || n, $1 FROM generate_series(1, 20000) AS n`,
+        [later],
+      );
+      const rowsScanned = async () => {
+        // This session's counts reach the statistics once it is idle after asking.
+        await session.query('SELECT pg_stat_force_next_flush()');
+        const { rows } = await session.query<{ read: string }>(
+          `SELECT seq_tup_read AS read FROM pg_stat_user_tables WHERE relname = 'jobs'`,
+        );
+        return Number(rows[0]!.read);
+      };
+      const before = await rowsScanned();
+
+      await runAndReschedule();
+
+      expect((await rowsScanned()) - before).toBeLessThan(100);
+    } finally {
+      await session.end();
+    }
   });
 
   it('started, it runs jobs as they come due; stopped, it hands back jobs it did not start', async () => {

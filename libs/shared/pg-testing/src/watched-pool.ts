@@ -4,8 +4,15 @@ import type { Pool, QueryConfig } from 'pg';
 export type WatchVerdict = void | Error | { afterRunning: Error };
 
 /**
- * The real pool, watched: each statement's name (its text when unnamed) is passed to `watch`
- * before it runs. `watch` may make it fail as a lost connection would: before it is sent (an
+ * A statement's name: given to node-postgres (a prepared statement), or, for one planned on each
+ * run, the comment its text opens with (`/* jobs_complete *\/ WITH …`); else its text.
+ */
+function nameOf(config: QueryConfig): string {
+  return config.name ?? /^\/\* ([\w.]+) \*\//.exec(config.text)?.[1] ?? config.text;
+}
+
+/**
+ * The real pool, watched: each statement's name (`nameOf`) is passed to `watch` before it runs. `watch` may make it fail as a lost connection would: before it is sent (an
  * Error), or after the server ran it, the answer lost (`{ afterRunning }`). Statements given as a
  * bare string pass unwatched; the code under test names its statements.
  */
@@ -14,7 +21,7 @@ function watchedPool(pool: Pool, watch: (statement: string) => WatchVerdict): Po
   const watched = Object.create(pool) as Pool;
   watched.query = ((config: QueryConfig, ...rest: unknown[]) => {
     if (typeof config !== 'object') return query(config, ...rest);
-    const verdict = watch(config.name ?? config.text);
+    const verdict = watch(nameOf(config));
     if (verdict === undefined) return query(config, ...rest);
     if (verdict instanceof Error) return Promise.reject(verdict);
     return (query(config, ...rest) as Promise<unknown>).then(() => {

@@ -1,4 +1,5 @@
 import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
+import { Pool } from 'pg';
 import {
   type TestDatabase,
   createTestDatabase,
@@ -183,6 +184,56 @@ describeWithPostgres('IdempotencyStore group commit', () => {
       'idempotency_complete',
     ]);
     await expectReplays(keys);
+  });
+
+  it('finds the keys a batch writes by their key, however much the table grew since its first runs', async () => {
+    // One session, as a pooled connection lives: a prepared statement's plan, made on the first
+    // runs while the table was nearly empty, was a scan of the whole table on every run after.
+    const grown = await createTestDatabase('xaalis_http_grown');
+    const session = new Pool({ connectionString: grown.url, max: 1 });
+    try {
+      const watched = watchStatements(session, (name) => name === 'idempotency_writes');
+      const oneSession = new IdempotencyStore(watched.pool, { idempotencyLeaseMs: 60_000 });
+      const claimAndComplete = async () => {
+        const keys = freshKeys(3);
+        const begun = await Promise.all(
+          keys.map((key) =>
+            oneSession.begin({ ...scopeOf(key), operation: 'POST /v1/payments', requestHash: key }),
+          ),
+        );
+        const completed = await Promise.all(
+          keys.map((key, index) =>
+            oneSession.complete(scopeOf(key), tokenOf(begun[index]!), 201, '{}'),
+          ),
+        );
+        expect(completed).toEqual([true, true, true]);
+      };
+      for (let run = 0; run < 6; run += 1) await claimAndComplete();
+      expect(watched.statements).toHaveLength(12);
+      await grown.pool.query(
+        `INSERT INTO http_idempotency_keys
+                (merchant_id, mode, key, operation, request_hash, state, status_code, response_body)
+         SELECT 'mer_other', 'test', 'grown-' || n, 'POST /v1/payments', 'hash', 'done', 201, '{}'
+           FROM generate_series(1, 20000) AS n`,
+      );
+      const rowsScanned = async () => {
+        // This session's counts reach the statistics once it is idle after asking.
+        await session.query('SELECT pg_stat_force_next_flush()');
+        const { rows } = await session.query<{ read: string }>(
+          `SELECT seq_tup_read AS read FROM pg_stat_user_tables WHERE relname = 'http_idempotency_keys'`,
+        );
+        return Number(rows[0]!.read);
+      };
+      const before = await rowsScanned();
+
+      await claimAndComplete();
+
+      expect(watched.statements).toHaveLength(14);
+      expect((await rowsScanned()) - before).toBeLessThan(100);
+    } finally {
+      await session.end();
+      await grown.drop();
+    }
   });
 
   it('does not complete a key whose lock token is another, alone or in a batch', async () => {

@@ -260,13 +260,17 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
    * if they came one by one. A completion is of a key claimed by an earlier statement, so the
    * claims here (inserting new rows) and the completions (updating older ones) touch different
    * rows, and the statement's one snapshot hides nothing either needs.
+   *
+   * Not a prepared statement (its name is a comment): Postgres would keep the plan it made for
+   * the first runs, when the table of a new database was nearly empty (the completions' join as a
+   * scan of the whole table), and scan the table on every run as it grew. Planned on each run,
+   * the join uses the key.
    */
   private async writeTogether(writes: KeyWrite[]): Promise<boolean[]> {
     const claims = writes.filter((write): write is Claim => write.kind === 'claim');
     const completions = writes.filter((write): write is Completion => write.kind === 'completion');
     const { rows } = await this.pool.query<{ lock_token: string }>({
-      name: 'idempotency_writes',
-      text: `WITH claimed AS (
+      text: `/* idempotency_writes */ WITH claimed AS (
                INSERT INTO http_idempotency_keys
                       (merchant_id, mode, key, operation, request_hash, state, lock_token,
                        locked_until, object_ulid)
