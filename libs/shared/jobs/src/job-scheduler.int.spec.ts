@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { DomainError, FixedClock } from '@xaalis/kernel';
-import { watchStatements } from '@xaalis/pg-testing';
+import { rowsScanned, watchStatements } from '@xaalis/pg-testing';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@xaalis/testing';
 import { backoffMs, jobDone, runAgainAt, type Job, type JobHandler, type JobResult } from './job';
 import { JobScheduler, type JobSchedulerOptions } from './job-scheduler';
@@ -306,19 +306,11 @@ describeWithPostgres('JobScheduler', () => {
          SELECT 'test.grown', 'ref_' || n, $1 FROM generate_series(1, 20000) AS n`,
         [later],
       );
-      const rowsScanned = async () => {
-        // This session's counts reach the statistics once it is idle after asking.
-        await session.query('SELECT pg_stat_force_next_flush()');
-        const { rows } = await session.query<{ read: string }>(
-          `SELECT seq_tup_read AS read FROM pg_stat_user_tables WHERE relname = 'jobs'`,
-        );
-        return Number(rows[0]!.read);
-      };
-      const before = await rowsScanned();
+      const before = await rowsScanned(session, 'jobs');
 
       await runAndReschedule();
 
-      expect((await rowsScanned()) - before).toBeLessThan(100);
+      expect((await rowsScanned(session, 'jobs')) - before).toBeLessThan(100);
     } finally {
       await session.end();
     }

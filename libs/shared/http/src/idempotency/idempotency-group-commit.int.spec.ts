@@ -1,4 +1,4 @@
-import { watchStatements, type StatementWatch } from '@xaalis/pg-testing';
+import { rowsScanned, watchStatements, type StatementWatch } from '@xaalis/pg-testing';
 import { Pool } from 'pg';
 import {
   type TestDatabase,
@@ -216,20 +216,12 @@ describeWithPostgres('IdempotencyStore group commit', () => {
          SELECT 'mer_other', 'test', 'grown-' || n, 'POST /v1/payments', 'hash', 'done', 201, '{}'
            FROM generate_series(1, 20000) AS n`,
       );
-      const rowsScanned = async () => {
-        // This session's counts reach the statistics once it is idle after asking.
-        await session.query('SELECT pg_stat_force_next_flush()');
-        const { rows } = await session.query<{ read: string }>(
-          `SELECT seq_tup_read AS read FROM pg_stat_user_tables WHERE relname = 'http_idempotency_keys'`,
-        );
-        return Number(rows[0]!.read);
-      };
-      const before = await rowsScanned();
+      const before = await rowsScanned(session, 'http_idempotency_keys');
 
       await claimAndComplete();
 
       expect(watched.statements).toHaveLength(14);
-      expect((await rowsScanned()) - before).toBeLessThan(100);
+      expect((await rowsScanned(session, 'http_idempotency_keys')) - before).toBeLessThan(100);
     } finally {
       await session.end();
       await grown.drop();
