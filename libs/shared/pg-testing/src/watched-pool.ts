@@ -12,9 +12,10 @@ function nameOf(config: QueryConfig): string {
 }
 
 /**
- * The real pool, watched: each statement's name (`nameOf`) is passed to `watch` before it runs. `watch` may make it fail as a lost connection would: before it is sent (an
- * Error), or after the server ran it, the answer lost (`{ afterRunning }`). Statements given as a
- * bare string pass unwatched; the code under test names its statements.
+ * The real pool, watched: each statement's name (`nameOf`) is passed to `watch` before it runs.
+ * `watch` may make it fail as a lost connection would: before it is sent (an Error), or after the
+ * server ran it, the answer lost (`{ afterRunning }`). Statements given as a bare string pass
+ * unwatched; the code under test names its statements.
  */
 function watchedPool(pool: Pool, watch: (statement: string) => WatchVerdict): Pool {
   const query = pool.query.bind(pool) as (config: QueryConfig, ...rest: unknown[]) => unknown;
