@@ -254,7 +254,7 @@ export class ProjectionRunner {
       failures = 0;
       await this.pacer.spaced(signal);
       await this.store
-        .waitForAppend(this.frontier, this.idleWaitMs, signal)
+        .waitForAppend(this.frontier, this.idleWaitMs, signal, this.streamPrefixes)
         .catch(() => sleep(this.idleWaitMs, signal));
     }
   }

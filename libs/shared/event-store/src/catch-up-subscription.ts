@@ -97,7 +97,7 @@ export function subscribe(store: EventStore, options: SubscribeOptions): Subscri
       if (caughtUp) {
         await pacer.spaced(signal);
         const waited = await untilDone('waiting for appends', () =>
-          store.waitForAppend(position, idleWaitMs, signal),
+          store.waitForAppend(position, idleWaitMs, signal, options.streamPrefixes),
         );
         if (!waited) return;
       }

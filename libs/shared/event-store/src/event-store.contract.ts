@@ -538,6 +538,31 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
         expect(took).toBeLessThan(5_000);
       });
 
+      it('with stream prefixes, resolves at once when one of those streams moved already', async () => {
+        const [read, unread] = [newCategory(), newCategory()];
+        const { position } = await append(`${unread}-1`, [event('Unread')]);
+        await append(`${read}-1`, [event('Read')]);
+
+        expect(
+          await elapsed(() => store.waitForAppend(position, 20_000, undefined, [`${read}-`])),
+        ).toBeLessThan(10_000);
+      });
+
+      it('with stream prefixes, sleeps through appends to other streams and wakes for its own', async () => {
+        const [read, unread] = [newCategory(), newCategory()];
+        const { position } = await append(`${unread}-1`, [event('Unread')]);
+        let woke = false;
+        const waiting = store
+          .waitForAppend(position, 20_000, undefined, [`${read}-`])
+          .then(() => (woke = true));
+
+        await append(`${unread}-2`, [event('Unread')]);
+        await sleep(300);
+        expect(woke).toBe(false);
+        await append(`${read}-1`, [event('Read')]);
+        expect(await elapsed(() => waiting)).toBeLessThan(10_000);
+      });
+
       it('resolves when the signal aborts', async () => {
         const { position } = await append(newStream(), [event('Last')]);
         const aborted = new AbortController();

@@ -129,8 +129,17 @@ export interface EventStore {
    * first (or at once if `signal` aborts). Lets subscriptions sleep without polling hard.
    * Resolves at once when readAll already has events after `after`; it never rejects (an early
    * wake-up is always allowed: the caller just reads again).
+   *
+   * A reader of some streams gives their `streamPrefixes`: appends to the others need not wake
+   * it. A store sleeps through those it can tell apart (Postgres: this process's appends, and
+   * other processes' by the streams their notification names) and wakes for the rest.
    */
-  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  waitForAppend(
+    after: string | null,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    streamPrefixes?: readonly string[],
+  ): Promise<void>;
   /** Releases what the adapter opened itself (never a pool or client it was given). */
   close(): Promise<void>;
 }

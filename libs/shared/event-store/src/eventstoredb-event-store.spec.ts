@@ -315,6 +315,24 @@ describe('EventStoreDbEventStore (against a stand-in client)', () => {
       expect(sub.unsubscribe).toHaveBeenCalled();
     });
 
+    it('with stream prefixes, resolves only at an event of those streams', async () => {
+      const client = fakeClient();
+      const sub = subscription();
+      client.subscribeToAll.mockReturnValue(sub);
+      const seen = record('payment-1', 0n);
+      let woke = false;
+
+      const waiting = storeOver(client)
+        .waitForAppend(pos(seen), 10_000, undefined, ['payout-'])
+        .then(() => (woke = true));
+      sub.emit('data', { event: record('payment-1', 1n) });
+      await Promise.resolve();
+      expect(woke).toBe(false);
+      sub.emit('data', { event: record('payout-1', 0n) });
+      await waiting;
+      expect(sub.unsubscribe).toHaveBeenCalled();
+    });
+
     it('resolves after the timeout, or when the signal aborts, or when the subscription fails', async () => {
       const client = fakeClient();
       const store = storeOver(client);

@@ -185,7 +185,12 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   /** A subscription to $all from `after` that ends at the first user event past it. */
-  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  waitForAppend(
+    after: string | null,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    streamPrefixes?: readonly string[],
+  ): Promise<void> {
     if (signal?.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const subscription = this.client.subscribeToAll({
@@ -206,6 +211,7 @@ export class EventStoreDbEventStore implements EventStore {
         if (
           event &&
           !isSystemEvent(event) &&
+          matchesPrefixes(event.streamId, streamPrefixes) &&
           (after === null || formatPosition(event.position) > after)
         )
           finish();

@@ -45,7 +45,8 @@ export class InMemoryEventStore implements EventStore {
   private readonly all: StoredEvent[] = [];
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly byId = new Map<string, StoredEvent>();
-  private readonly waiters = new Set<() => void>();
+  /** Each wakes its waiter for an append to this stream ('' on close: every waiter). */
+  private readonly waiters = new Set<(streamName: string) => void>();
 
   async appendToStream(
     streamName: string,
@@ -85,7 +86,7 @@ export class InMemoryEventStore implements EventStore {
       this.byId.set(stored.id, stored);
     }
     this.streams.set(streamName, stream);
-    this.wakeWaiters();
+    this.wakeWaiters(streamName);
     const last = stream[stream.length - 1]!;
     return { nextExpectedRevision: last.revision, position: last.position };
   }
@@ -132,30 +133,45 @@ export class InMemoryEventStore implements EventStore {
     return { events, position };
   }
 
-  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    const last = this.all[this.all.length - 1];
-    if (signal?.aborted || (last && (after === null || last.position > after))) {
-      return Promise.resolve();
-    }
+  waitForAppend(
+    after: string | null,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    streamPrefixes?: readonly string[],
+  ): Promise<void> {
+    if (signal?.aborted || this.hasAfter(after, streamPrefixes)) return Promise.resolve();
     return new Promise((resolve) => {
+      const wake = (streamName: string) => {
+        if (streamName === '' || matchesPrefixes(streamName, streamPrefixes)) finish();
+      };
       const finish = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', finish);
-        this.waiters.delete(finish);
+        this.waiters.delete(wake);
         resolve();
       };
       const timer = setTimeout(finish, timeoutMs);
       signal?.addEventListener('abort', finish, { once: true });
-      this.waiters.add(finish);
+      this.waiters.add(wake);
     });
   }
 
   async close(): Promise<void> {
-    this.wakeWaiters();
+    this.wakeWaiters('');
   }
 
-  private wakeWaiters(): void {
-    for (const wake of [...this.waiters]) wake();
+  private wakeWaiters(streamName: string): void {
+    for (const wake of [...this.waiters]) wake(streamName);
+  }
+
+  /** Whether an event of these streams comes after `after` (the newest are looked at first). */
+  private hasAfter(after: string | null, streamPrefixes: readonly string[] | undefined): boolean {
+    for (let index = this.all.length - 1; index >= 0; index--) {
+      const event = this.all[index]!;
+      if (after !== null && event.position <= after) return false;
+      if (matchesPrefixes(event.streamName, streamPrefixes)) return true;
+    }
+    return false;
   }
 }
 

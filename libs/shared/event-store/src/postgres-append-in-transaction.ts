@@ -1,12 +1,13 @@
 import type { AppendResult, ExpectedRevision, NewEvent } from './event-store';
 import {
   APPEND_CHANNEL,
+  appendNotification,
   appendSettled,
   insertOne,
   type Queryable,
   type StreamAppend,
 } from './postgres-append';
-import { prepareEvents } from './prepare-events';
+import { categoryOf, prepareEvents } from './prepare-events';
 
 /**
  * The statement inside a caller's transaction: in a savepoint, so a unique violation leaves the
@@ -44,7 +45,7 @@ export async function appendToStreamIn(
   await db.query({
     name: 'es_notify',
     text: 'SELECT pg_notify($1, $2)',
-    values: [APPEND_CHANNEL, result.position],
+    values: [APPEND_CHANNEL, appendNotification(result.position, [categoryOf(streamName)])],
   });
   return result;
 }

@@ -8,6 +8,7 @@ import {
 } from './event-store';
 import { eventStoreContract } from './event-store.contract';
 import {
+  PEEK_PREFIXED_SQL,
   PEEK_SQL,
   PostgresEventStore,
   READ_ALL_PREFIXED_SQL,
@@ -61,6 +62,7 @@ describeWithPostgres('PostgresEventStore', () => {
         const plans: Record<string, string> = {};
         for (const [name, sql, args] of [
           ['peek', PEEK_SQL, `'${x}', ${g}`],
+          ['peek_prefixed', PEEK_PREFIXED_SQL, `'${x}', ${g}, '{${category}-}'`],
           ['read_all', READ_ALL_SQL, `'${x}', ${g}, 500`],
           ['read_all_prefixed', READ_ALL_PREFIXED_SQL, `'${x}', ${g}, 500, '{${category}-}'`],
         ] as const) {
@@ -145,7 +147,8 @@ describeWithPostgres('PostgresEventStore', () => {
       const query = jest.spyOn(db.pool, 'query');
       try {
         const events = Array.from({ length: 100 }, (_, i) => event('Batch', { i }));
-        const { position } = await store.appendToStream(newStream(), events);
+        const category = newCategory();
+        const { position } = await store.appendToStream(`${category}-1`, events);
         await store.close(); // lets the announcement finish
 
         const calls = query.mock.calls.map(([config]) => config as unknown as QueryConfig);
@@ -153,7 +156,7 @@ describeWithPostgres('PostgresEventStore', () => {
           'es_append_x100_looked_up',
           'es_notify',
         ]);
-        expect(calls[1]!.values).toEqual(['es_appended', position]);
+        expect(calls[1]!.values).toEqual(['es_appended', `${position} ["${category}-"]`]);
       } finally {
         query.mockRestore();
       }
@@ -170,7 +173,7 @@ describeWithPostgres('PostgresEventStore', () => {
         const notified = query.mock.calls
           .map(([config]) => config as unknown as QueryConfig)
           .filter((config) => config.name === 'es_notify')
-          .map((config) => config.values![1] as string);
+          .map((config) => (config.values![1] as string).split(' ')[0]);
         const latest = results
           .map((r) => r.position)
           .sort()
@@ -278,6 +281,45 @@ describeWithPostgres('PostgresEventStore', () => {
       const { position } = await store.appendToStream(newStream(), [event('Seen')]);
       const took = await elapsed(() => store.waitForAppend(position, 300));
       expect(took).toBeGreaterThanOrEqual(250);
+    });
+
+    it("sleeps through other processes' appends to streams it does not read", async () => {
+      const other = new PostgresEventStore(db.pool); // another process's store
+      try {
+        const [read, unread] = [newCategory(), newCategory()];
+        await store.waitForAppend(null, 1_000); // opens the LISTEN connection
+        await sleep(100);
+        const { position } = await other.appendToStream(`${unread}-1`, [event('Unread')]);
+        let woke = false;
+        const waiting = store
+          .waitForAppend(position, 30_000, undefined, [`${read}-`])
+          .then(() => (woke = true));
+        await other.appendToStream(`${unread}-2`, [event('Unread')]);
+        await sleep(300);
+        expect(woke).toBe(false);
+
+        await other.appendToStream(`${read}-1`, [event('Read')]);
+        expect(await elapsed(() => waiting)).toBeLessThan(5_000);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('wakes every reader for a notification that names no streams (an older release)', async () => {
+      const read = newCategory();
+      await store.waitForAppend(null, 1_000);
+      await sleep(100);
+      const { position } = await store.appendToStream(newStream(), [event('Unread')]);
+      let woke = false;
+      const waiting = store
+        .waitForAppend(position, 30_000, undefined, [`${read}-`])
+        .then(() => (woke = true));
+      await sleep(300);
+      expect(woke).toBe(false);
+
+      // An older release's payload: a position alone (here one past the waiter's checkpoint).
+      await db.pool.query(`SELECT pg_notify('es_appended', $1)`, [`${position}9`]);
+      expect(await elapsed(() => waiting)).toBeLessThan(5_000);
     });
 
     it('falls back to polling when it cannot LISTEN, without spinning', async () => {

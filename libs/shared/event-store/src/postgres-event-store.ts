@@ -15,10 +15,12 @@ import type {
 } from './event-store';
 import {
   APPEND_CHANNEL,
+  appendNotification,
   appendSettled,
   insertAppends,
   insertOne,
   MAX_APPENDS_PER_STATEMENT,
+  readAppendNotification,
   type StreamAppend,
 } from './postgres-append';
 import {
@@ -30,11 +32,22 @@ import {
   type StreamRows,
 } from './postgres-stream-reads';
 import { parsePosition, peek, readAll, readAllPage } from './postgres-read-all';
-import { assertMaxCount, assertStreamName, prepareEvents } from './prepare-events';
+import {
+  assertMaxCount,
+  assertStreamName,
+  categoryOf,
+  mayMatchPrefixes,
+  prepareEvents,
+} from './prepare-events';
 
 export { APPEND_CHANNEL, type Queryable } from './postgres-append';
 export { appendToStreamIn } from './postgres-append-in-transaction';
-export { PEEK_SQL, READ_ALL_PREFIXED_SQL, READ_ALL_SQL } from './postgres-read-all';
+export {
+  PEEK_PREFIXED_SQL,
+  PEEK_SQL,
+  READ_ALL_PREFIXED_SQL,
+  READ_ALL_SQL,
+} from './postgres-read-all';
 
 /**
  * The Postgres event store, after emmett's (see the migrations
@@ -60,18 +73,31 @@ const NOTIFY_INTERVAL_MS = 10;
 const NO_LISTENER_POLL_MS = 500;
 /** ...and tries to open one again after this long. */
 const LISTENER_RETRY_MS = 5_000;
+/** Categories whose last append this process remembers; past this it starts again. */
+const MAX_CATEGORIES_REMEMBERED = 1_000;
+
+/**
+ * Wakes a waiter for an append at `position`, of streams of these categories (undefined: of any
+ * stream, as when another process's notification names none, or '' for every waiter).
+ */
+type Waiter = (position: string, categories: readonly string[] | undefined) => void;
 
 export class PostgresEventStore implements EventStore {
   private listener: Promise<Client> | undefined;
   private listenerRetryAt = 0;
-  private readonly waiters = new Set<(position: string) => void>();
+  private readonly waiters = new Set<Waiter>();
   private closed = false;
-  /** Position still to announce, and the announcing loop while it runs. */
+  /** Position still to announce, the categories appended to meanwhile, and the announcing loop. */
   private unannounced: string | undefined;
+  private readonly unannouncedCategories = new Set<string>();
   private announcing: Promise<void> | undefined;
   private lastNotifiedAt = 0;
-  /** The latest position this process appended (waitForAppend need not look for it). */
+  /**
+   * The latest position this process appended, in all and by category (`categoryOf`):
+   * waitForAppend need not look for it.
+   */
   private lastAnnounced: string | undefined;
+  private readonly lastAnnouncedIn = new Map<string, string>();
 
   /**
    * Single-event appends made while one is on its way go as one statement (group commit): for
@@ -121,7 +147,7 @@ export class PostgresEventStore implements EventStore {
     // append that finds its own events already written settles as an idempotent retry.
     const tried = append.events.length === 1 ? this.singles.submit(append) : this.insert(append);
     const result = await appendSettled(this.pool, append, this.insert, tried);
-    this.announce(result.position);
+    this.announce(result.position, categoryOf(streamName));
     return result;
   }
 
@@ -164,8 +190,17 @@ export class PostgresEventStore implements EventStore {
    * NOTIFY that follows each append's commit. Before sleeping it looks at the table, so an append
    * that committed before the LISTEN, or before this call, is not slept through; and a missed
    * notification (a writer that died between commit and NOTIFY) costs at most `timeoutMs`.
+   *
+   * With `streamPrefixes`, it looks only at those streams, and an append that names other
+   * streams' categories does not wake it: under load, a forwarder of payments no longer reads
+   * the store after every payout.
    */
-  waitForAppend(after: string | null, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  waitForAppend(
+    after: string | null,
+    timeoutMs: number,
+    signal?: AbortSignal,
+    streamPrefixes?: readonly string[],
+  ): Promise<void> {
     if (signal?.aborted || this.closed) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const [transactionId, globalPosition] = parsePosition(after); // a bad checkpoint rejects
@@ -180,13 +215,20 @@ export class PostgresEventStore implements EventStore {
         signal?.removeEventListener('abort', finish);
         resolve();
       };
-      const onAppend = (position: string) => {
-        if (after === null || position === '' || position > after) finish();
+      const onAppend: Waiter = (position, categories) => {
+        const ours =
+          categories === undefined ||
+          categories.some((category) => mayMatchPrefixes(category, streamPrefixes));
+        if (position === '' || (ours && (after === null || position > after))) finish();
       };
       const look = async (listening: boolean) => {
         if (settled) return;
         try {
-          const { readable, pending } = await peek(this.pool, [transactionId, globalPosition]);
+          const { readable, pending } = await peek(
+            this.pool,
+            [transactionId, globalPosition],
+            streamPrefixes,
+          );
           if (readable) return finish();
           if (settled || (!pending && listening)) return;
           poll = setTimeout(
@@ -205,7 +247,8 @@ export class PostgresEventStore implements EventStore {
       // the look below would only find it again, one query per subscriber and round. (Its
       // commit came first; if an older transaction still hides it, the caller reads nothing and
       // waits again, as after any wake.)
-      if (this.lastAnnounced !== undefined) onAppend(this.lastAnnounced);
+      const announced = this.lastAnnouncedOf(streamPrefixes);
+      if (announced !== undefined) onAppend(announced, undefined);
       if (settled) return;
       this.listen().then(
         () => look(true),
@@ -217,7 +260,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     this.closed = true;
     await this.announcing;
-    this.wakeWaiters('');
+    this.wakeWaiters('', undefined);
     const listener = this.listener;
     this.listener = undefined;
     if (listener) await listener.then((client) => client.end()).catch(() => undefined);
@@ -230,19 +273,26 @@ export class PostgresEventStore implements EventStore {
    * NOTIFY is on its way, later appends only raise the position the next one carries (a listener
    * needs to know that something after its checkpoint exists, not every append).
    */
-  private announce(position: string): void {
+  private announce(position: string, category: string): void {
     if (this.lastAnnounced === undefined || position > this.lastAnnounced) {
       this.lastAnnounced = position;
     }
-    this.wakeWaiters(position);
+    const last = this.lastAnnouncedIn.get(category);
+    if (last === undefined && this.lastAnnouncedIn.size >= MAX_CATEGORIES_REMEMBERED) {
+      this.lastAnnouncedIn.clear(); // forgetting only costs a waiter a look at the table
+    }
+    if (last === undefined || position > last) this.lastAnnouncedIn.set(category, position);
+    this.wakeWaiters(position, [category]);
     if (this.unannounced === undefined || position > this.unannounced) this.unannounced = position;
+    this.unannouncedCategories.add(category);
     this.announcing ??= (async () => {
       while (this.unannounced !== undefined) {
         const wait = this.lastNotifiedAt + NOTIFY_INTERVAL_MS - Date.now();
         if (wait > 0) await new Promise((done) => setTimeout(done, wait).unref());
         this.lastNotifiedAt = Date.now();
-        const payload = this.unannounced;
+        const payload = appendNotification(this.unannounced, this.unannouncedCategories);
         this.unannounced = undefined;
+        this.unannouncedCategories.clear();
         await this.pool
           .query({
             name: 'es_notify',
@@ -273,7 +323,7 @@ export class PostgresEventStore implements EventStore {
       client.end().catch(() => undefined);
       if (established) {
         // Notifications may have been lost with the connection: let every sleeper read again.
-        this.wakeWaiters('');
+        this.wakeWaiters('', undefined);
       } else {
         // Never listened, so nothing was missed; the sleepers poll, and we retry later rather
         // than on every call.
@@ -281,7 +331,10 @@ export class PostgresEventStore implements EventStore {
       }
     };
     const opened: Promise<Client> = (async () => {
-      client.on('notification', (message) => this.wakeWaiters(message.payload ?? ''));
+      client.on('notification', (message) => {
+        const { position, categories } = readAppendNotification(message.payload ?? '');
+        this.wakeWaiters(position, categories);
+      });
       client.on('error', drop);
       client.on('end', drop);
       await client.connect();
@@ -293,7 +346,22 @@ export class PostgresEventStore implements EventStore {
     return opened;
   }
 
-  private wakeWaiters(position: string): void {
-    for (const wake of [...this.waiters]) wake(position);
+  private wakeWaiters(position: string, categories: readonly string[] | undefined): void {
+    for (const wake of [...this.waiters]) wake(position, categories);
+  }
+
+  /** The latest position this process appended to streams that may match the prefixes. */
+  private lastAnnouncedOf(streamPrefixes: readonly string[] | undefined): string | undefined {
+    if (streamPrefixes === undefined) return this.lastAnnounced;
+    let latest: string | undefined;
+    for (const [category, position] of this.lastAnnouncedIn) {
+      if (
+        mayMatchPrefixes(category, streamPrefixes) &&
+        (latest === undefined || position > latest)
+      ) {
+        latest = position;
+      }
+    }
+    return latest;
   }
 }

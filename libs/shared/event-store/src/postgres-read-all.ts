@@ -53,14 +53,17 @@ export const READ_ALL_PAGE_PREFIXED_SQL = `SELECT
 // EXISTS: a prepared statement gets a generic plan after five runs, and for an EXISTS that plan is
 // a sequential scan of the whole table (it cannot know the checkpoint is near the end), while a
 // first-row-in-order is an index lookup whatever the parameters.
+// The prefixed peek looks only at the reader's streams, from its checkpoint (near the head) on.
 const FIRST_AFTER = `ORDER BY m.transaction_id, m.global_position LIMIT 1`;
-export const PEEK_SQL = `SELECT
-  (SELECT m.global_position FROM es_messages m WHERE ${READ_ALL_WHERE} ${FIRST_AFTER})
+const peekSql = (prefixed: string) => `SELECT
+  (SELECT m.global_position FROM es_messages m WHERE ${READ_ALL_WHERE}${prefixed} ${FIRST_AFTER})
     IS NOT NULL AS readable,
   (SELECT m.global_position FROM es_messages m
     WHERE m.transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
-      AND (m.transaction_id, m.global_position) > ($1::xid8, $2::bigint) ${FIRST_AFTER})
+      AND (m.transaction_id, m.global_position) > ($1::xid8, $2::bigint)${prefixed} ${FIRST_AFTER})
     IS NOT NULL AS pending`;
+export const PEEK_SQL = peekSql('');
+export const PEEK_PREFIXED_SQL = peekSql(' AND m.stream_name ^@ ANY($3::text[])');
 
 /** readAll: events of every stream (or of some, by prefix) after a checkpoint, in global order. */
 export async function readAll(db: Queryable, options: ReadAllOptions): Promise<RecordedEvent[]> {
@@ -109,17 +112,19 @@ export async function readAllPage(db: Queryable, options: ReadAllOptions): Promi
 
 /**
  * What waitForAppend needs to know before it sleeps: whether readAll would return something after
- * the checkpoint now, and whether committed rows after it are still held back.
+ * the checkpoint now, and whether committed rows after it are still held back (of the streams
+ * with these prefixes, when given).
  */
 export async function peek(
   db: Queryable,
   after: [transactionId: string, globalPosition: string],
+  streamPrefixes?: readonly string[],
 ): Promise<{ readable: boolean; pending: boolean }> {
-  const { rows } = await db.query<{ readable: boolean; pending: boolean }>({
-    name: 'es_peek',
-    text: PEEK_SQL,
-    values: after,
-  });
+  const { rows } = await db.query<{ readable: boolean; pending: boolean }>(
+    streamPrefixes === undefined
+      ? { name: 'es_peek', text: PEEK_SQL, values: after }
+      : { name: 'es_peek_prefixed', text: PEEK_PREFIXED_SQL, values: [...after, streamPrefixes] },
+  );
   return rows[0]!;
 }
 

@@ -60,6 +60,24 @@ export function assertStreamName(streamName: string): void {
 export const matchesPrefixes = (streamName: string, prefixes: readonly string[] | undefined) =>
   prefixes === undefined || prefixes.some((prefix) => streamName.startsWith(prefix));
 
+/**
+ * What an append's wake-up names of its stream: the name up to its first '-' (`payout-`), or the
+ * whole name when it has none.
+ */
+export function categoryOf(streamName: string): string {
+  const dash = streamName.indexOf('-');
+  return dash === -1 ? streamName : streamName.slice(0, dash + 1);
+}
+
+/**
+ * Whether a stream of this category may match the prefixes: never false when one does (a stream
+ * and a prefix it matches both start with the category, or the prefix is shorter), sometimes true
+ * when none does (`payout-` for the prefix `payout-po_1`), which only costs a wake-up.
+ */
+export const mayMatchPrefixes = (category: string, prefixes: readonly string[] | undefined) =>
+  prefixes === undefined ||
+  prefixes.some((prefix) => prefix.startsWith(category) || category.startsWith(prefix));
+
 /** maxCount as every adapter reads it: absent means no limit, negative or fractional is a bug. */
 export function assertMaxCount(maxCount: number | undefined): void {
   if (maxCount !== undefined && !(Number.isInteger(maxCount) && maxCount >= 0)) {
