@@ -1,12 +1,6 @@
 import type { AppendResult, ExpectedRevision, NewEvent } from './event-store';
-import {
-  APPEND_CHANNEL,
-  appendNotification,
-  appendSettled,
-  insertOne,
-  type Queryable,
-  type StreamAppend,
-} from './postgres-append';
+import { appendSettled, insertOne, type Queryable, type StreamAppend } from './postgres-append';
+import { APPEND_CHANNEL, appendNotification } from './postgres-append-notification';
 import { categoryOf, prepareEvents } from './prepare-events';
 
 /**

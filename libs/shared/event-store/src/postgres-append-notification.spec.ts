@@ -1,4 +1,4 @@
-import { appendNotification, readAppendNotification } from './postgres-append';
+import { appendNotification, readAppendNotification } from './postgres-append-notification';
 
 const POSITION = '00000000000000000812:00000000000000000007';
 
