@@ -184,7 +184,7 @@ export class EventStoreDbEventStore implements EventStore {
     return { events: result, position: seen };
   }
 
-  /** A subscription to $all from `after` that ends at the first user event past it. */
+  /** A subscription to $all from `after`, ended by the first user event of the streams past it. */
   waitForAppend(
     after: string | null,
     timeoutMs: number,

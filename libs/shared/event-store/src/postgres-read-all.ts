@@ -53,7 +53,8 @@ export const READ_ALL_PAGE_PREFIXED_SQL = `SELECT
 // EXISTS: a prepared statement gets a generic plan after five runs, and for an EXISTS that plan is
 // a sequential scan of the whole table (it cannot know the checkpoint is near the end), while a
 // first-row-in-order is an index lookup whatever the parameters.
-// The prefixed peek looks only at the reader's streams, from its checkpoint (near the head) on.
+// The prefixed peek walks the index from the checkpoint to the first row of the reader's streams:
+// at most the rows appended since its last read, which its idle wait bounds.
 const FIRST_AFTER = `ORDER BY m.transaction_id, m.global_position LIMIT 1`;
 const peekSql = (prefixed: string) => `SELECT
   (SELECT m.global_position FROM es_messages m WHERE ${READ_ALL_WHERE}${prefixed} ${FIRST_AFTER})
