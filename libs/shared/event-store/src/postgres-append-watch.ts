@@ -48,10 +48,9 @@ export class AppendWatch {
   private announcing: Promise<void> | undefined;
   private lastNotifiedAt = 0;
   /**
-   * The latest position this process appended, in all and by category (`categoryOf`):
-   * waitForAppend need not look for it.
+   * The latest position this process appended, by category (`categoryOf`): waitForAppend need
+   * not look for it.
    */
-  private lastAnnounced: string | undefined;
   private readonly lastAnnouncedIn = new Map<string, string>();
 
   /** The pool stays the store's: close() does not end it. */
@@ -141,16 +140,13 @@ export class AppendWatch {
   /**
    * An append of this process committed at `position`, to a stream of `category`: its waiters
    * are woken at once, other processes' by a NOTIFY. NOTIFY after the commit, not inside the
-   * append's transaction: a notifying commit holds a
-   * database-wide lock until its WAL is flushed, which serialises every concurrent appender
-   * (measured: 8 writers lost about 3x throughput). Off the caller's path, and coalesced: while one
-   * NOTIFY is on its way, later appends only raise the position the next one carries (a listener
-   * needs to know that something after its checkpoint exists, not every append).
+   * append's transaction: a notifying commit holds a database-wide lock until its WAL is flushed,
+   * which serialises every concurrent appender (measured: 8 writers lost about 3x throughput).
+   * Off the caller's path, and coalesced: while one NOTIFY is on its way, later appends only
+   * raise the position the next one carries (a listener needs to know that something after its
+   * checkpoint exists, not every append).
    */
   announce(position: string, category: string): void {
-    if (this.lastAnnounced === undefined || position > this.lastAnnounced) {
-      this.lastAnnounced = position;
-    }
     const last = this.lastAnnouncedIn.get(category);
     if (last === undefined && this.lastAnnouncedIn.size >= MAX_CATEGORIES_REMEMBERED) {
       this.lastAnnouncedIn.clear(); // forgetting only costs a waiter a look at the table
@@ -224,9 +220,8 @@ export class AppendWatch {
     for (const wake of [...this.waiters]) wake(position, categories);
   }
 
-  /** The latest position this process appended to streams that may match the prefixes. */
+  /** The latest position this process appended to streams that may match the prefixes (any). */
   private lastAnnouncedOf(streamPrefixes: readonly string[] | undefined): string | undefined {
-    if (streamPrefixes === undefined) return this.lastAnnounced;
     let latest: string | undefined;
     for (const [category, position] of this.lastAnnouncedIn) {
       if (
