@@ -309,6 +309,45 @@ describeWithPostgres('Postgres append', () => {
   }
 });
 
+describeWithPostgres('Postgres append, planned on a new database', () => {
+  let db: TestDatabase;
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+  });
+
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('checks an expected revision through the key even in a generic plan made while the table was small', async () => {
+    // Prepared statements switch to a generic plan after five runs and keep it until the table is
+    // next analyzed. One made on a few rows that scanned the table (an EXISTS run as a hashed
+    // subplan) went on scanning it at every append as the events grew.
+    const stream = newStream();
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await appendToStreamIn(client, stream, [event('Created')], { expectedRevision: 'no_stream' });
+      await appendToStreamIn(client, stream, [event('Changed')], { expectedRevision: 0n });
+      await appendToStreamIn(client, stream, [event('Changed')], {
+        expectedRevision: 'stream_exists',
+      });
+
+      const explained = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE es_append_looked_up('${stream}', 'exact', 2, 0, '${randomUUID()}', 'Changed', '{}', '{}')`,
+      );
+      const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('es_messages_pkey');
+      expect(plan).not.toContain('Seq Scan');
+      expect(plan).not.toContain('hashed SubPlan');
+    } finally {
+      await rollbackAndRelease(client);
+    }
+  });
+});
+
 describeWithPostgres('migration 20261122000110_event_store_lean', () => {
   const [before, lean] = EVENT_STORE_MIGRATIONS;
   const apply = (name: string) =>
