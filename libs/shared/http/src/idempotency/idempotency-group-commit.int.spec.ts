@@ -35,8 +35,12 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   const scopeOf = (key: string) => ({ merchantId: 'mer_group', mode: 'test' as const, key });
   const freshKeys = (count: number) =>
     Array.from({ length: count }, () => `group-${Date.now()}-${(keyNumber += 1)}`);
-  const begin = (key: string) =>
-    store.begin({ ...scopeOf(key), operation: 'POST /v1/payments', requestHash: `hash-${key}` });
+  const requestOf = (key: string) => ({
+    ...scopeOf(key),
+    operation: 'POST /v1/payments',
+    requestHash: `hash-${key}`,
+  });
+  const begin = (key: string) => store.begin(requestOf(key));
   const tokenOf = (begun: BeginResult): string => {
     if (begun.kind !== 'started') throw new Error(`expected a claim, got ${JSON.stringify(begun)}`);
     return begun.lockToken;
@@ -45,7 +49,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
   async function completeAll(keys: string[], tokens: string[]): Promise<boolean[]> {
     return Promise.all(
       keys.map((key, index) =>
-        store.complete(scopeOf(key), tokens[index]!, 201, JSON.stringify({ key })),
+        store.complete(requestOf(key), tokens[index]!, 201, JSON.stringify({ key })),
       ),
     );
   }
@@ -97,7 +101,7 @@ describeWithPostgres('IdempotencyStore group commit', () => {
 
     // As the response does: the outcome is not waited for before the repeat arrives. The repeat's
     // claim goes in the same lane, after the completion: it finds the outcome.
-    const stored = store.complete(scopeOf(key!), token, 201, JSON.stringify({ key }));
+    const stored = store.complete(requestOf(key!), token, 201, JSON.stringify({ key }));
     const repeat = await begin(key!);
 
     expect(repeat).toEqual({ kind: 'replay', statusCode: 201, body: JSON.stringify({ key }) });
@@ -196,14 +200,10 @@ describeWithPostgres('IdempotencyStore group commit', () => {
       const oneSession = new IdempotencyStore(watched.pool, { idempotencyLeaseMs: 60_000 });
       const claimAndComplete = async () => {
         const keys = freshKeys(3);
-        const begun = await Promise.all(
-          keys.map((key) =>
-            oneSession.begin({ ...scopeOf(key), operation: 'POST /v1/payments', requestHash: key }),
-          ),
-        );
+        const begun = await Promise.all(keys.map((key) => oneSession.begin(requestOf(key))));
         const completed = await Promise.all(
           keys.map((key, index) =>
-            oneSession.complete(scopeOf(key), tokenOf(begun[index]!), 201, '{}'),
+            oneSession.complete(requestOf(key), tokenOf(begun[index]!), 201, '{}'),
           ),
         );
         expect(completed).toEqual([true, true, true]);
@@ -226,6 +226,26 @@ describeWithPostgres('IdempotencyStore group commit', () => {
       await session.end();
       await grown.drop();
     }
+  });
+
+  it('stores an outcome whose key the retention sweep took meanwhile, alone and in a batch', async () => {
+    const keys = freshKeys(4);
+    const tokens = (await Promise.all(keys.map(begin))).map(tokenOf);
+    await database.pool.query(
+      `DELETE FROM http_idempotency_keys WHERE merchant_id = 'mer_group' AND key = ANY($1)`,
+      [keys],
+    );
+    watch.clear();
+
+    expect(await completeAll(keys, tokens)).toEqual([true, true, true, true]);
+
+    expect(watch.statements).toEqual(['idempotency_complete', 'idempotency_writes']);
+    await expectReplays(keys);
+    const { rows } = await database.pool.query(
+      `SELECT operation, request_hash FROM http_idempotency_keys WHERE key = $1`,
+      [keys[0]],
+    );
+    expect(rows).toEqual([{ operation: 'POST /v1/payments', request_hash: `hash-${keys[0]}` }]);
   });
 
   it('does not complete a key whose lock token is another, alone or in a batch', async () => {

@@ -374,15 +374,21 @@ describeWithPostgres('idempotency', () => {
   describe('IdempotencyStore', () => {
     it('does not let a request whose lease was taken over overwrite the outcome', async () => {
       const store = app.get(IdempotencyStore);
-      const scope = { merchantId: 'mer_store', mode: 'test' as const, key: freshKey() };
-      const begun = await store.begin({ ...scope, operation: 'POST /x', requestHash: 'h' });
+      const request = {
+        merchantId: 'mer_store',
+        mode: 'test' as const,
+        key: freshKey(),
+        operation: 'POST /x',
+        requestHash: 'h',
+      };
+      const begun = await store.begin(request);
       expect(begun.kind).toBe('started');
-      expect(await store.complete(scope, '00000000-0000-0000-0000-000000000000', 200, '{}')).toBe(
+      expect(await store.complete(request, '00000000-0000-0000-0000-000000000000', 200, '{}')).toBe(
         false,
       );
       if (begun.kind !== 'started') throw new Error('expected a claim');
-      expect(await store.complete(scope, begun.lockToken, 200, '{"ok":true}')).toBe(true);
-      expect(await store.begin({ ...scope, operation: 'POST /x', requestHash: 'h' })).toEqual({
+      expect(await store.complete(request, begun.lockToken, 200, '{"ok":true}')).toBe(true);
+      expect(await store.begin(request)).toEqual({
         kind: 'replay',
         statusCode: 200,
         body: '{"ok":true}',

@@ -43,13 +43,23 @@ const MAX_ATTEMPTS = 3;
 /** Claims and completions in one statement at most. */
 const MAX_GROUPED = 64;
 
+/**
+ * A completion takes only the row its own run still holds: running, under its lock token. That
+ * row keeps the token, by which the statement reports the completion as taken.
+ */
+const COMPLETE_ON_CONFLICT = `ON CONFLICT (merchant_id, mode, key) DO UPDATE
+                SET state = 'done', status_code = excluded.status_code,
+                    response_body = excluded.response_body, completed_at = now(),
+                    locked_until = NULL
+              WHERE k.lock_token = excluded.lock_token AND k.state = 'running'`;
+
 interface Claim extends IdempotentRequest {
   kind: 'claim';
   lockToken: string;
   objectUlid: string;
 }
 
-interface Completion extends IdempotencyScope {
+interface Completion extends IdempotentRequest {
   kind: 'completion';
   lockToken: string;
   statusCode: number;
@@ -75,7 +85,8 @@ type KeyWrite = Claim | Completion;
  * Claims and completions share one lane (`StatementBatcher`): those made while one statement is
  * on its way go together as the next, claims inserted in key order. A claim retried alone after a
  * batch that committed finds its own lock token: it is ours. (A completion retried so finds the
- * row done and says false: the outcome is stored all the same.)
+ * row done and says false: the outcome is stored all the same.) A done row keeps the lock token of
+ * the run whose outcome it holds, which is how a statement tells which of its completions took.
  *
  * The response does not wait for its completion: the outcome is stored while the answer goes out.
  * A repeat of the key in this process still replays it, since its claim is written after the
@@ -154,19 +165,23 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
 
   /**
    * Stores the final outcome; false when the lease was lost to another request meanwhile. The
-   * response need not wait for it (see the class comment).
+   * response need not wait for it (see the class comment). A key whose row is gone meanwhile (the
+   * retention sweep took a run that outlived its lease) is stored anew with this outcome, which
+   * its retries then replay.
    */
   complete(
-    scope: IdempotencyScope,
+    request: IdempotentRequest,
     lockToken: string,
     statusCode: number,
     body: string,
   ): Promise<boolean> {
     const stored = this.writes.submit({
       kind: 'completion',
-      merchantId: scope.merchantId,
-      mode: scope.mode,
-      key: scope.key,
+      merchantId: request.merchantId,
+      mode: request.mode,
+      key: request.key,
+      operation: request.operation,
+      requestHash: request.requestHash,
       lockToken,
       statusCode,
       body,
@@ -238,15 +253,17 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
   private async completeAlone(completion: Completion): Promise<boolean> {
     const result = await this.pool.query({
       name: 'idempotency_complete',
-      text: `UPDATE http_idempotency_keys
-                SET state = 'done', status_code = $5, response_body = $6, completed_at = now(),
-                    lock_token = NULL, locked_until = NULL
-              WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND lock_token = $4
-                AND state = 'running'`,
+      text: `INSERT INTO http_idempotency_keys AS k
+                    (merchant_id, mode, key, operation, request_hash, state, lock_token,
+                     status_code, response_body, completed_at)
+             VALUES ($1, $2, $3, $4, $5, 'done', $6, $7, $8, now())
+             ${COMPLETE_ON_CONFLICT}`,
       values: [
         completion.merchantId,
         completion.mode,
         completion.key,
+        completion.operation,
+        completion.requestHash,
         completion.lockToken,
         completion.statusCode,
         completion.body,
@@ -261,16 +278,16 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
    * claims here (inserting new rows) and the completions (updating older ones) touch different
    * rows, and the statement's one snapshot hides nothing either needs.
    *
-   * Not a prepared statement (its name is a comment): Postgres would keep the plan it made for
-   * the first runs, when the table of a new database was nearly empty (the completions' join as a
-   * scan of the whole table), and scan the table on every run as it grew. Planned on each run,
-   * the join uses the key.
+   * Both halves find their rows through the primary key's conflict check, with no join to plan: a
+   * prepared statement's generic plan, made while a new database's table was nearly empty, can
+   * then never turn into a scan of the whole table as it grows (as an UPDATE … FROM did).
    */
   private async writeTogether(writes: KeyWrite[]): Promise<boolean[]> {
     const claims = writes.filter((write): write is Claim => write.kind === 'claim');
     const completions = writes.filter((write): write is Completion => write.kind === 'completion');
     const { rows } = await this.pool.query<{ lock_token: string }>({
-      text: `/* idempotency_writes */ WITH claimed AS (
+      name: 'idempotency_writes',
+      text: `WITH claimed AS (
                INSERT INTO http_idempotency_keys
                       (merchant_id, mode, key, operation, request_hash, state, lock_token,
                        locked_until, object_ulid)
@@ -283,15 +300,18 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
                ON CONFLICT (merchant_id, mode, key) DO NOTHING
                RETURNING lock_token
              ), completed AS (
-               UPDATE http_idempotency_keys k
-                  SET state = 'done', status_code = r.status_code, response_body = r.response_body,
-                      completed_at = now(), lock_token = NULL, locked_until = NULL
-                 FROM unnest($9::text[], $10::text[], $11::text[], $12::uuid[], $13::int[],
-                             $14::text[])
-                      AS r(merchant_id, mode, key, lock_token, status_code, response_body)
-                WHERE k.merchant_id = r.merchant_id AND k.mode = r.mode AND k.key = r.key
-                  AND k.lock_token = r.lock_token AND k.state = 'running'
-               RETURNING r.lock_token
+               INSERT INTO http_idempotency_keys AS k
+                      (merchant_id, mode, key, operation, request_hash, state, lock_token,
+                       status_code, response_body, completed_at)
+               SELECT merchant_id, mode, key, operation, request_hash, 'done', lock_token,
+                      status_code, response_body, now()
+                 FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
+                             $14::uuid[], $15::int[], $16::text[])
+                      AS r(merchant_id, mode, key, operation, request_hash, lock_token, status_code,
+                           response_body)
+                ORDER BY merchant_id, mode, key
+               ${COMPLETE_ON_CONFLICT}
+               RETURNING k.lock_token
              )
              SELECT lock_token FROM claimed UNION ALL SELECT lock_token FROM completed`,
       values: [
@@ -306,6 +326,8 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
         completions.map((completion) => completion.merchantId),
         completions.map((completion) => completion.mode),
         completions.map((completion) => completion.key),
+        completions.map((completion) => completion.operation),
+        completions.map((completion) => completion.requestHash),
         completions.map((completion) => completion.lockToken),
         completions.map((completion) => completion.statusCode),
         completions.map((completion) => completion.body),

@@ -7,7 +7,7 @@ import { JSON_CONTENT_TYPE } from '../errors/send-json';
 import { readRequestContext } from '../read-request-context';
 import type { IdempotentOptions } from './idempotent.metadata';
 import { IDEMPOTENCY_KEY_HEADER, readIdempotencyKey } from './idempotency-key';
-import type { IdempotencyScope, IdempotencyStore } from './idempotency.store';
+import type { IdempotencyScope, IdempotencyStore, IdempotentRequest } from './idempotency.store';
 import { fingerprintOf, operationOf } from './request-fingerprint';
 import { reserveObjectIds } from './new-ids';
 
@@ -38,14 +38,12 @@ export async function runIdempotently(
   );
   if (key === undefined) return handle();
 
-  const scope = scopeOf(request, key);
-  const begun = await store.begin({
-    merchantId: scope.merchantId,
-    mode: scope.mode,
-    key: scope.key,
+  const keyed: IdempotentRequest = {
+    ...scopeOf(request, key),
     operation: operationOf(request),
     requestHash: fingerprintOf(request),
-  });
+  };
+  const begun = await store.begin(keyed);
   switch (begun.kind) {
     case 'conflict':
       throw conflict(begun.reason);
@@ -67,18 +65,18 @@ export async function runIdempotently(
     // 5xx may have had its effect: the key is released for a retry that makes the same ids.
     const outcome = toErrorResponse(error);
     if (isReplayable(outcome.status)) {
-      storeOutcome(store, scope, begun.lockToken, outcome.status, JSON.stringify(outcome.body));
+      storeOutcome(store, keyed, begun.lockToken, outcome.status, JSON.stringify(outcome.body));
     } else if (outcome.status >= 500) {
-      await store.release(scope, begun.lockToken);
+      await store.release(keyed, begun.lockToken);
     } else {
-      await store.forget(scope, begun.lockToken);
+      await store.forget(keyed, begun.lockToken);
     }
     throw error;
   }
   // The handler's value, serialised once: these bytes are sent now and replayed later.
   const body = value === undefined ? '' : JSON.stringify(value);
   failpoint('idempotency.before_complete');
-  storeOutcome(store, scope, begun.lockToken, reply.statusCode, body);
+  storeOutcome(store, keyed, begun.lockToken, reply.statusCode, body);
   return asReplyBody(reply, body);
 }
 
@@ -88,13 +86,13 @@ export async function runIdempotently(
  */
 function storeOutcome(
   store: IdempotencyStore,
-  scope: IdempotencyScope,
+  request: IdempotentRequest,
   lockToken: string,
   status: number,
   body: string,
 ): void {
-  const where = `(${scope.mode}, ${scope.merchantId})`;
-  store.complete(scope, lockToken, status, body).then(
+  const where = `(${request.mode}, ${request.merchantId})`;
+  store.complete(request, lockToken, status, body).then(
     (stored) => {
       if (!stored) logger.warn(`Idempotency key outlived its lease and was taken over ${where}`);
     },
