@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { PG_POOL } from '@xaalis/config';
-import { StatementBatcher } from '@xaalis/batching';
 import { ulid, type Mode } from '@xaalis/kernel';
 import type { Pool } from 'pg';
 import { HTTP_EDGE_OPTIONS, type HttpEdgeOptions } from '../http-edge.options';
+import { KeyWrites } from './idempotency-writes';
 
 export interface IdempotencyScope {
   merchantId: string;
@@ -40,35 +40,6 @@ interface StoredKey {
 /** A key can vanish (forgotten) between our insert and our read; try again a few times. */
 const MAX_ATTEMPTS = 3;
 
-/** Claims and completions in one statement at most. */
-const MAX_GROUPED = 64;
-
-/**
- * A completion takes only the row its own run still holds: running, under its lock token. That
- * row keeps the token, by which the statement reports the completion as taken.
- */
-const COMPLETE_ON_CONFLICT = `ON CONFLICT (merchant_id, mode, key) DO UPDATE
-                SET state = 'done', status_code = excluded.status_code,
-                    response_body = excluded.response_body, completed_at = now(),
-                    locked_until = NULL
-              WHERE k.lock_token = excluded.lock_token AND k.state = 'running'`;
-
-interface Claim extends IdempotentRequest {
-  kind: 'claim';
-  lockToken: string;
-  objectUlid: string;
-}
-
-interface Completion extends IdempotentRequest {
-  kind: 'completion';
-  lockToken: string;
-  statusCode: number;
-  body: string;
-}
-
-/** What the store writes to a key; the result says whether it took (claimed, or completed). */
-type KeyWrite = Claim | Completion;
-
 /**
  * CONTRACT 3, durable in Postgres (migration 20261122000300_http). A key is claimed by an atomic
  * `INSERT … ON CONFLICT DO NOTHING`, so of any number of concurrent requests exactly one runs.
@@ -82,11 +53,8 @@ type KeyWrite = Claim | Completion;
  * the effect (the Postgres event store, EventStoreDB, another table), with no transaction across
  * stores.
  *
- * Claims and completions share one lane (`StatementBatcher`): those made while one statement is
- * on its way go together as the next, claims inserted in key order. A claim retried alone after a
- * batch that committed finds its own lock token: it is ours. (A completion retried so finds the
- * row done and says false: the outcome is stored all the same.) A done row keeps the lock token of
- * the run whose outcome it holds, which is how a statement tells which of its completions took.
+ * Claims and completions share one lane (`KeyWrites`): those made while one statement is on its
+ * way go together as the next.
  *
  * The response does not wait for its completion: the outcome is stored while the answer goes out.
  * A repeat of the key in this process still replays it, since its claim is written after the
@@ -98,7 +66,7 @@ type KeyWrite = Claim | Completion;
  */
 @Injectable()
 export class IdempotencyStore implements BeforeApplicationShutdown {
-  private readonly writes: StatementBatcher<KeyWrite, boolean>;
+  private readonly writes: KeyWrites;
   /** Completions on their way, which shutdown waits for. */
   private readonly completing = new Set<Promise<boolean>>();
 
@@ -107,12 +75,7 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
     @Inject(HTTP_EDGE_OPTIONS)
     private readonly options: Pick<HttpEdgeOptions, 'idempotencyLeaseMs'>,
   ) {
-    this.writes = new StatementBatcher({
-      alone: (write) =>
-        write.kind === 'claim' ? this.claimAlone(write) : this.completeAlone(write),
-      together: (writes) => this.writeTogether(writes),
-      maxBatch: MAX_GROUPED,
-    });
+    this.writes = new KeyWrites(pool, options.idempotencyLeaseMs);
   }
 
   /** Outcomes still on their way are stored before the pool closes. */
@@ -226,115 +189,6 @@ export class IdempotencyStore implements BeforeApplicationShutdown {
       [retentionMs],
     );
     return result.rowCount ?? 0;
-  }
-
-  private async claimAlone(claim: Claim): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'idempotency_claim',
-      text: `INSERT INTO http_idempotency_keys
-                    (merchant_id, mode, key, operation, request_hash, state, lock_token, locked_until,
-                     object_ulid)
-             VALUES ($1, $2, $3, $4, $5, 'running', $6, now() + $7 * interval '1 millisecond', $8)
-             ON CONFLICT (merchant_id, mode, key) DO NOTHING`,
-      values: [
-        claim.merchantId,
-        claim.mode,
-        claim.key,
-        claim.operation,
-        claim.requestHash,
-        claim.lockToken,
-        this.options.idempotencyLeaseMs,
-        claim.objectUlid,
-      ],
-    });
-    return result.rowCount === 1;
-  }
-
-  private async completeAlone(completion: Completion): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'idempotency_complete',
-      text: `INSERT INTO http_idempotency_keys AS k
-                    (merchant_id, mode, key, operation, request_hash, state, lock_token,
-                     status_code, response_body, completed_at)
-             VALUES ($1, $2, $3, $4, $5, 'done', $6, $7, $8, now())
-             ${COMPLETE_ON_CONFLICT}`,
-      values: [
-        completion.merchantId,
-        completion.mode,
-        completion.key,
-        completion.operation,
-        completion.requestHash,
-        completion.lockToken,
-        completion.statusCode,
-        completion.body,
-      ],
-    });
-    return result.rowCount === 1;
-  }
-
-  /**
-   * Claims and completions in one statement. Two claims of one key: the first inserted wins, as
-   * if they came one by one. A completion is of a key claimed by an earlier statement, so the
-   * claims here (inserting new rows) and the completions (updating older ones) touch different
-   * rows, and the statement's one snapshot hides nothing either needs.
-   *
-   * Both halves find their rows through the primary key's conflict check, with no join to plan: a
-   * prepared statement's generic plan, made while a new database's table was nearly empty, can
-   * then never turn into a scan of the whole table as it grows (as an UPDATE … FROM did).
-   */
-  private async writeTogether(writes: KeyWrite[]): Promise<boolean[]> {
-    const claims = writes.filter((write): write is Claim => write.kind === 'claim');
-    const completions = writes.filter((write): write is Completion => write.kind === 'completion');
-    const { rows } = await this.pool.query<{ lock_token: string }>({
-      name: 'idempotency_writes',
-      text: `WITH claimed AS (
-               INSERT INTO http_idempotency_keys
-                      (merchant_id, mode, key, operation, request_hash, state, lock_token,
-                       locked_until, object_ulid)
-               SELECT merchant_id, mode, key, operation, request_hash, 'running', lock_token,
-                      now() + $7 * interval '1 millisecond', object_ulid
-                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-                             $6::uuid[], $8::text[])
-                      AS r(merchant_id, mode, key, operation, request_hash, lock_token, object_ulid)
-                ORDER BY merchant_id, mode, key
-               ON CONFLICT (merchant_id, mode, key) DO NOTHING
-               RETURNING lock_token
-             ), completed AS (
-               INSERT INTO http_idempotency_keys AS k
-                      (merchant_id, mode, key, operation, request_hash, state, lock_token,
-                       status_code, response_body, completed_at)
-               SELECT merchant_id, mode, key, operation, request_hash, 'done', lock_token,
-                      status_code, response_body, now()
-                 FROM unnest($9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
-                             $14::uuid[], $15::int[], $16::text[])
-                      AS r(merchant_id, mode, key, operation, request_hash, lock_token, status_code,
-                           response_body)
-                ORDER BY merchant_id, mode, key
-               ${COMPLETE_ON_CONFLICT}
-               RETURNING k.lock_token
-             )
-             SELECT lock_token FROM claimed UNION ALL SELECT lock_token FROM completed`,
-      values: [
-        claims.map((claim) => claim.merchantId),
-        claims.map((claim) => claim.mode),
-        claims.map((claim) => claim.key),
-        claims.map((claim) => claim.operation),
-        claims.map((claim) => claim.requestHash),
-        claims.map((claim) => claim.lockToken),
-        this.options.idempotencyLeaseMs,
-        claims.map((claim) => claim.objectUlid),
-        completions.map((completion) => completion.merchantId),
-        completions.map((completion) => completion.mode),
-        completions.map((completion) => completion.key),
-        completions.map((completion) => completion.operation),
-        completions.map((completion) => completion.requestHash),
-        completions.map((completion) => completion.lockToken),
-        completions.map((completion) => completion.statusCode),
-        completions.map((completion) => completion.body),
-      ],
-    });
-    const took = new Set(rows.map((row) => row.lock_token));
-    return writes.map((write) => took.has(write.lockToken));
   }
 
   private async read(scope: IdempotencyScope): Promise<StoredKey | undefined> {
