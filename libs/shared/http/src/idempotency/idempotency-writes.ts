@@ -108,7 +108,9 @@ export class KeyWrites {
    * Claims and completions in one statement. Two claims of one key: the first inserted wins, as
    * if they came one by one. A completion is of a key claimed by an earlier statement, so the
    * claims here (inserting new rows) and the completions (updating older ones) touch different
-   * rows, and the statement's one snapshot hides nothing either needs.
+   * rows, and the statement's one snapshot hides nothing either needs. (A completion whose row the
+   * retention sweep took inserts it again; should a claim of that key share the statement, Postgres
+   * refuses the statement, and each write goes again alone.)
    *
    * Both halves find their rows through the primary key's conflict check, with no join to plan: a
    * prepared statement's generic plan, made while a new database's table was nearly empty, can
