@@ -354,7 +354,7 @@ describeWithPostgres('payouts crashed at each step, live mode against the Wave f
     }, 240_000);
   });
 
-  describe('crashed at payouts.accept.after_wallet_append (accepted, the payout stream not created)', () => {
+  describe('crashed at payouts.accept.after_wallet_append (accepted with its payout stream, the answer lost)', () => {
     it('the same request answers the same payout id, which then succeeds with one transfer', async () => {
       const key = idempotencyKey();
       const actionId = 'crash-after-wallet-append';

@@ -1,6 +1,13 @@
 import { loadConfig } from '@xaalis/config';
-import { randomToken } from '@xaalis/kernel';
+import { PostgresEventStore } from '@xaalis/event-store';
+import { newId, randomToken } from '@xaalis/kernel';
 import { expectLedgerBalanced } from '@xaalis/ledger';
+import {
+  agentWalletDecider,
+  agentWalletStream,
+  payoutStream,
+  type AgentWalletEvent,
+} from '@xaalis/payouts-domain';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { describeWithPostgres } from '@xaalis/testing';
 import { startEmbeddedService, type EmbeddedService } from './embedded-service';
@@ -330,6 +337,56 @@ describeWithPostgres('agent payout races, embedded on real Postgres', () => {
     const wallet = await ok(call('GET', '/v1/agent/wallet', { bearer: setup.agentKey }));
     expect(wallet.spent_today).toBe(AMOUNT);
   }, 150_000);
+
+  it("an acceptance whose payout stream was never written (EventStoreDB's gap when the process dies between the two appends): the action_id's retry creates the payout, once", async () => {
+    const setup = await setUp(100_000, null);
+    const first = await ok(payout(setup.agentKey, 'gap-0'), 201);
+    // The wallet accepts 'gap-1' alone, behind the service's back: what EventStoreDB, which
+    // cannot write two streams in one transaction, leaves when the process dies in between.
+    const store = new PostgresEventStore(db.pool);
+    const walletStream = agentWalletStream(setup.walletId);
+    const { state, currentRevision } = await store.aggregateStream(walletStream, {
+      initialState: agentWalletDecider.initialState,
+      evolve: agentWalletDecider.evolve,
+      asEvent: (stored) => stored as AgentWalletEvent,
+    });
+    const payoutId = newId('payout');
+    const accepted = agentWalletDecider.decide(
+      {
+        type: 'RequestPayout',
+        data: {
+          payoutId,
+          agentKeyId: first.agent_key_id,
+          actionId: 'gap-1',
+          amount: AMOUNT,
+          currency: null,
+          recipient: { phone: PHONE, name: null },
+          fees: service.infra.config.payoutFeeBps,
+          available: null,
+          now: new Date(),
+        },
+      },
+      state,
+    );
+    expect(accepted.map(({ type }) => type)).toEqual(['PayoutAccepted']);
+    await store.appendToStream(walletStream, accepted, { expectedRevision: currentRevision! });
+    const payoutEvents = async () =>
+      (await store.readStream(payoutStream(payoutId))).events.map(({ type }) => type);
+    expect(await payoutEvents()).toEqual([]);
+
+    // The service still holds the wallet as it was: its own decision accepts 'gap-1' and holds
+    // the funds, its append finds the acceptance, gives them back and creates the payout.
+    const retried = await ok(payout(setup.agentKey, 'gap-1'), 201);
+    expect(retried).toMatchObject({ id: payoutId, amount: AMOUNT, fee: FEE });
+    expect((await payoutEvents())[0]).toBe('PayoutCreated');
+    const again = await ok(payout(setup.agentKey, 'gap-1'), 201);
+    expect(again.id).toBe(payoutId);
+    expect((await payoutEvents()).filter((type) => type === 'PayoutCreated')).toHaveLength(1);
+    expect((await walletPayouts(setup)).map(({ id }) => id).sort()).toEqual(
+      [first.id, payoutId].sort(),
+    );
+    await store.close();
+  }, 60_000);
 
   it('a PATCH disabling the wallet mid-burst: nothing sent after its 200 passes', async () => {
     const setup = await setUp(1_000_000, null);

@@ -80,27 +80,32 @@ export class AgentPayoutsService {
     });
     failpoint('payouts.accept.after_hold');
 
-    const outcome = await this.accept(wallet.walletId, command);
+    const outcome = await this.accept(wallet, command);
     if (!outcome.changed) {
       // Another request with this action_id was accepted meanwhile: this one's hold goes back.
       await this.holds.abandon(wallet.walletId, request.payout_id);
       return this.payoutOfAction(outcome.state, request.action_id);
     }
     failpoint('payouts.accept.after_wallet_append');
-    const [acceptance] = outcome.events as PayoutAccepted[];
-    return toPayoutObject(await this.createPayout(outcome.state, acceptance!.data));
+    return toPayoutObject(
+      outcome.payout ?? (await this.ensureCreated(outcome.state, accepted.data.payoutId)),
+    );
   }
 
   /**
-   * The decision that counts. Refused now though judged acceptable a moment ago (a payout or a
-   * policy change came first): the payout id is closed and its money given back.
+   * The decision that counts, its payout's stream created with it (`requestPayout`). Refused now
+   * though judged acceptable a moment ago (a payout or a policy change came first): the payout id
+   * is closed and its money given back.
    */
-  private async accept(walletId: string, command: RequestPayout) {
+  private async accept(wallet: AgentWallet, command: RequestPayout) {
     try {
-      return await this.commands.wallet(walletId, command);
+      return await this.commands.requestPayout(wallet.walletId, command, {
+        merchantId: wallet.merchantId,
+        mode: wallet.mode,
+      });
     } catch (error) {
       if (error instanceof DomainError && error.code !== 'unavailable') {
-        await this.holds.abandon(walletId, command.data.payoutId).catch(() => undefined);
+        await this.holds.abandon(wallet.walletId, command.data.payoutId).catch(() => undefined);
       }
       throw error;
     }
@@ -137,8 +142,9 @@ export class AgentPayoutsService {
   }
 
   /**
-   * The payout of an acceptance, its stream created from the wallet's `PayoutAccepted` if a
-   * crash came between the two appends (the retry of an action_id, and `payout.claim_hold`).
+   * The payout of an acceptance, its stream created from the wallet's `PayoutAccepted` if the
+   * store could not write both together and a crash came between the two appends (EventStoreDB,
+   * see AppendOptions.creating): on the retry of an action_id, and in `payout.claim_hold`.
    */
   async ensureCreated(wallet: AgentWallet, payoutId: string): Promise<Payout> {
     const payout = await this.queries.findPayout(payoutId);

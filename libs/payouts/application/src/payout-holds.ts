@@ -22,7 +22,8 @@ export interface PayoutFunds {
  *
  * 1. `hold`: amount + fee leave `available`, keyed by the payout id (a retry holds nothing more),
  *    with a `payout.claim_hold` job in the same transaction;
- * 2. the wallet accepts the payout (its stream, with the expected revision);
+ * 2. the wallet accepts the payout (its stream, with the expected revision), the payout's own
+ *    stream created in the same append;
  * 3. the job, if the payout was never accepted, closes the payout id on the wallet's stream
  *    (`abandon`) and only then gives the money back, so a late acceptance is refused instead of
  *    spending money no longer held.

@@ -6,7 +6,7 @@ import {
   type EventStore,
   type HandleCommandOptions,
 } from '@xaalis/event-store';
-import { notFound } from '@xaalis/kernel';
+import { fold, notFound, type Mode } from '@xaalis/kernel';
 import {
   agentWalletDecider,
   agentWalletExists,
@@ -19,9 +19,11 @@ import {
   type AgentWalletEvent,
   type AgentWalletState,
   type Payout,
+  type PayoutAccepted,
   type PayoutCommand,
   type PayoutEvent,
   type PayoutState,
+  type RequestPayout,
 } from '@xaalis/payouts-domain';
 
 export interface Outcome<T, Event> {
@@ -69,6 +71,61 @@ export class PayoutsCommands {
     );
     if (!agentWalletExists(result.state)) throw notFound('agent wallet');
     return this.outcome(result.state, result.events as AgentWalletEvent[], result.position);
+  }
+
+  /**
+   * `RequestPayout` on a wallet, whose acceptance creates the payout's stream in the same append
+   * (`creating`: one transaction where the store has one, see AppendOptions): the payout as
+   * `CreatePayout` makes it, then cached for the commands that follow it in this process.
+   */
+  async requestPayout(
+    walletId: string,
+    command: RequestPayout,
+    owner: { merchantId: string; mode: Mode },
+  ): Promise<Outcome<AgentWallet, AgentWalletEvent> & { payout: Payout | undefined }> {
+    const result = await handleCommand(
+      this.store,
+      agentWalletStream(walletId),
+      agentWalletDecider,
+      command,
+      {
+        cache: this.wallets,
+        creating: (events) =>
+          events
+            .filter((event): event is PayoutAccepted => event.type === 'PayoutAccepted')
+            .map((accepted) => ({
+              streamName: payoutStream(accepted.data.payoutId),
+              events: payoutDecider.decide(
+                {
+                  type: 'CreatePayout',
+                  data: { accepted: accepted.data, ...owner, now: command.data.now },
+                },
+                payoutDecider.initialState(),
+              ),
+            })),
+      },
+    );
+    if (!agentWalletExists(result.state)) throw notFound('agent wallet');
+    let payout: Payout | undefined;
+    for (const { streamName, events } of result.created) {
+      const state = fold(
+        payoutDecider.evolve,
+        payoutDecider.initialState(),
+        events as PayoutEvent[],
+      );
+      this.payouts.set(streamName, {
+        state,
+        revision: BigInt(events.length - 1),
+        position: result.position,
+      });
+      if (payoutExists(state)) payout = state;
+    }
+    const outcome = this.outcome(
+      result.state,
+      result.events as AgentWalletEvent[],
+      result.position,
+    );
+    return { ...outcome, payout };
   }
 
   async payout(

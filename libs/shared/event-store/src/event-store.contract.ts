@@ -16,8 +16,15 @@ import {
  * One store serves the whole suite and is closed after it. Each test writes to streams of a
  * category of its own and reads $all through that prefix, so the suite also runs against a store
  * that already holds data (a shared EventStoreDB).
+ *
+ * `createsInOneTransaction`: whether an append and the streams it creates are written together
+ * (false for EventStoreDB, see `AppendOptions.creating`).
  */
-export function eventStoreContract(name: string, createStore: () => Promise<EventStore>): void {
+export function eventStoreContract(
+  name: string,
+  createStore: () => Promise<EventStore>,
+  { createsInOneTransaction = true }: { createsInOneTransaction?: boolean } = {},
+): void {
   describe(`${name} (event store contract)`, () => {
     let store: EventStore;
 
@@ -360,6 +367,95 @@ export function eventStoreContract(name: string, createStore: () => Promise<Even
         const original = await append(stream, batch, 'any');
         await expect(append(stream, batch, 'any')).resolves.toEqual(original);
         expect((await store.readStream(stream)).events).toHaveLength(3);
+      });
+    });
+
+    describe('an append that creates streams (creating)', () => {
+      const typesOf = async (stream: string) =>
+        (await store.readStream(stream)).events.map((e) => e.type);
+
+      it('writes the new streams with the append; its position is the last of them all', async () => {
+        const category = newCategory();
+        const [wallet, first, second] = [1, 2, 3].map((n) => `${category}-${n}`) as [
+          string,
+          string,
+          string,
+        ];
+        await append(wallet, [event('Opened')], 'no_stream');
+        const result = await store.appendToStream(wallet, [event('Accepted'), event('Accepted')], {
+          expectedRevision: 0n,
+          creating: [
+            { streamName: first, events: [event('Created'), event('Started')] },
+            { streamName: second, events: [event('Created')] },
+          ],
+        });
+
+        expect(result.nextExpectedRevision).toBe(2n);
+        expect(await typesOf(wallet)).toEqual(['Opened', 'Accepted', 'Accepted']);
+        expect(await typesOf(first)).toEqual(['Created', 'Started']);
+        expect(await typesOf(second)).toEqual(['Created']);
+        const written = await readAllEventually(store, { streamPrefixes: [`${category}-`] }, 6);
+        expect(written.every((e) => e.position <= result.position)).toBe(true);
+        expect(written.map((e) => e.position)).toContain(result.position);
+      });
+
+      it('with no_stream too; a retry with the same ids writes nothing more', async () => {
+        const category = newCategory();
+        const created = { streamName: `${category}-2`, events: [event('Created')].map(withId) };
+        const batch = [event('Opened')].map(withId);
+        const options = { expectedRevision: 'no_stream' as const, creating: [created] };
+
+        const original = await store.appendToStream(`${category}-1`, batch, options);
+        const retried = await store.appendToStream(`${category}-1`, batch, options);
+
+        expect(retried).toEqual(original);
+        expect(await typesOf(`${category}-1`)).toEqual(['Opened']);
+        expect(await typesOf(`${category}-2`)).toEqual(['Created']);
+      });
+
+      it('writes none of them when the expected revision does not hold', async () => {
+        const category = newCategory();
+        await append(`${category}-1`, [event('Opened'), event('Accepted')], 'no_stream');
+        const attempt = store.appendToStream(`${category}-1`, [event('Accepted')], {
+          expectedRevision: 0n,
+          creating: [{ streamName: `${category}-2`, events: [event('Created')] }],
+        });
+
+        await expectConcurrencyError(attempt, `${category}-1`, 0n, 1n);
+        expect(await typesOf(`${category}-1`)).toEqual(['Opened', 'Accepted']);
+        expect(await typesOf(`${category}-2`)).toEqual([]);
+      });
+
+      it('a stream to create that exists is a conflict on it, and stays as it was', async () => {
+        const category = newCategory();
+        await append(`${category}-1`, [event('Opened')], 'no_stream');
+        await append(`${category}-2`, [event('There')], 'no_stream');
+        const attempt = store.appendToStream(`${category}-1`, [event('Accepted')], {
+          expectedRevision: 0n,
+          creating: [{ streamName: `${category}-2`, events: [event('Created')] }],
+        });
+
+        await expectConcurrencyError(attempt, `${category}-2`, 'no_stream', 0n);
+        expect(await typesOf(`${category}-2`)).toEqual(['There']);
+        if (createsInOneTransaction) expect(await typesOf(`${category}-1`)).toEqual(['Opened']);
+      });
+
+      it('is refused with an expectation other than exact or no_stream, or a stream named twice', async () => {
+        const category = newCategory();
+        const creating = [{ streamName: `${category}-2`, events: [event('Created')] }];
+        for (const expectedRevision of ['any', 'stream_exists'] as const) {
+          await expect(
+            store.appendToStream(`${category}-1`, [event('E')], { expectedRevision, creating }),
+          ).rejects.toThrow(TypeError);
+        }
+        await expect(
+          store.appendToStream(`${category}-1`, [event('E')], {
+            expectedRevision: 'no_stream',
+            creating: [...creating, ...creating],
+          }),
+        ).rejects.toThrow(TypeError);
+        expect(await typesOf(`${category}-1`)).toEqual([]);
+        expect(await typesOf(`${category}-2`)).toEqual([]);
       });
     });
 

@@ -41,8 +41,31 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> {
 export interface AppendResult {
   /** The stream's revision after the append: pass it as `expectedRevision` for the next one. */
   nextExpectedRevision: bigint;
-  /** Global position of the last event written. */
+  /** Global position of the last event written (of the streams it created too). */
   position: string;
+}
+
+/** A new stream whose first events follow from another stream's append (`AppendOptions`). */
+export interface StreamCreation {
+  streamName: string;
+  events: NewEvent[];
+}
+
+export interface AppendOptions {
+  /** Defaults to `'any'`. */
+  expectedRevision?: ExpectedRevision;
+  /**
+   * New streams whose first events follow from this append (a payout's, from its wallet's
+   * acceptance), written only if the append is, each expecting no stream. The expected revision
+   * must then be exact or `'no_stream'`. A stream of them that exists fails the append with
+   * ConcurrencyError, unless it holds these very events (an idempotent retry).
+   *
+   * The Postgres and in-memory stores write them in the append's own transaction. EventStoreDB
+   * has no transaction across streams: it appends them just after, so a crash between leaves the
+   * append without them, and a caller must be able to create them later from the append (as the
+   * payouts context does from a wallet's `PayoutAccepted`).
+   */
+  creating?: StreamCreation[];
 }
 
 export interface ReadStreamResult<Type extends string = string, Data = unknown> {
@@ -91,13 +114,14 @@ export interface ReadAllPage {
 
 export interface EventStore {
   /**
-   * Appends a non-empty batch atomically. `expectedRevision` defaults to `'any'`; a mismatch
-   * throws ConcurrencyError (also when two appenders race: exactly one wins).
+   * Appends a non-empty batch atomically, and the streams it creates (`creating`). A mismatch of
+   * the expected revision throws ConcurrencyError (also when two appenders race: exactly one
+   * wins).
    */
   appendToStream(
     streamName: string,
     events: NewEvent[],
-    options?: { expectedRevision?: ExpectedRevision },
+    options?: AppendOptions,
   ): Promise<AppendResult>;
   readStream(
     streamName: string,

@@ -22,6 +22,7 @@ import {
   type AggregateStreamOptions,
   type AggregateStreamResult,
   ConcurrencyError,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -32,7 +33,14 @@ import {
   type RecordedEvent,
 } from './event-store';
 import { aggregateByReading } from './aggregate-stream';
-import { assertMaxCount, assertStreamName, matchesPrefixes, prepareEvents } from './prepare-events';
+import {
+  assertMaxCount,
+  assertStreamName,
+  matchesPrefixes,
+  prepareCreations,
+  prepareEvents,
+  type PreparedEvent,
+} from './prepare-events';
 
 export interface EventStoreDbEventStoreOptions {
   /** Dispose of the client in close(). Default false: the caller keeps it. */
@@ -70,10 +78,27 @@ export class EventStoreDbEventStore implements EventStore {
   async appendToStream(
     streamName: string,
     events: NewEvent[],
-    options: { expectedRevision?: ExpectedRevision } = {},
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
     const batch = prepareEvents(streamName, events);
     const expected = options.expectedRevision ?? 'any';
+    const creations = prepareCreations(streamName, expected, batch, options.creating ?? []);
+    const appended = await this.append(streamName, batch, expected);
+    // No transaction across streams here: the created streams go just after (a crash between
+    // leaves them to the caller, see AppendOptions.creating). A retry re-appends their same ids,
+    // which EventStoreDB takes as the idempotent retry it is.
+    let position = appended.position;
+    for (const creation of creations) {
+      ({ position } = await this.append(creation.streamName, creation.events, 'no_stream'));
+    }
+    return { nextExpectedRevision: appended.nextExpectedRevision, position };
+  }
+
+  private async append(
+    streamName: string,
+    batch: readonly PreparedEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     try {
       const result = await this.client.appendToStream(
         streamName,

@@ -75,6 +75,7 @@ describe('handleCommand', () => {
         },
       ],
       state: { status: 'open', balance: 0 },
+      created: [],
       nextExpectedRevision: 0n,
       position: expect.any(String),
     });
@@ -115,6 +116,7 @@ describe('handleCommand', () => {
     expect(result).toEqual({
       events: [],
       state: { status: 'open', balance: 0 },
+      created: [],
       nextExpectedRevision: 0n,
       position: opened.position,
     });
@@ -229,6 +231,7 @@ describe('handleCommand', () => {
       expect(result).toEqual({
         events: [],
         state: { status: 'open', balance: 0 },
+        created: [],
         nextExpectedRevision: 0n,
         position: opened.position,
       });
@@ -422,5 +425,75 @@ describe('handleCommand with a fold cache: commands waiting for one turn are dec
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'invalid_state' } });
     expect(last).toMatchObject({ status: 'fulfilled', value: { state: { balance: 3 } } });
     expect(read.mock.calls.map(([, options]) => options)).toEqual([{ fromRevision: 2n }]);
+  });
+});
+
+describe('handleCommand creating streams with its events (a wallet credit creating its receipt)', () => {
+  let store: InMemoryEventStore;
+  const receipts = (events: WalletEvent[]) =>
+    events.flatMap((event) =>
+      event.type === 'WalletCredited'
+        ? [
+            {
+              streamName: `receipt-${event.data.amount}`,
+              events: [{ type: 'ReceiptIssued', data: { amount: event.data.amount } }],
+            },
+          ]
+        : [],
+    );
+
+  beforeEach(async () => {
+    store = new InMemoryEventStore();
+    await handleCommand(store, 'wallet-1', wallet, open);
+  });
+
+  it('appends the created streams with the events, and says what it created', async () => {
+    const result = await handleCommand(store, 'wallet-1', wallet, credit(7), {
+      creating: receipts,
+    });
+
+    expect(result.created).toEqual([
+      {
+        streamName: 'receipt-7',
+        events: [
+          {
+            id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+            type: 'ReceiptIssued',
+            data: { amount: 7 },
+          },
+        ],
+      },
+    ]);
+    const [stored] = (await store.readStream('receipt-7')).events;
+    expect(stored).toMatchObject({ id: result.created[0]!.events[0]!.id, type: 'ReceiptIssued' });
+    expect(result.position >= stored!.position).toBe(true);
+  });
+
+  it('after a conflict, decides the creations again on the fresh state, and writes them once', async () => {
+    const racing = racedOnce(store, async () => {
+      await store.appendToStream('wallet-1', [{ type: 'WalletCredited', data: { amount: 1 } }]);
+    });
+
+    const result = await handleCommand(racing, 'wallet-1', wallet, credit(2), {
+      creating: receipts,
+    });
+
+    expect(result.state).toEqual({ status: 'open', balance: 3 });
+    expect(result.created.map(({ streamName }) => streamName)).toEqual(['receipt-2']);
+    expect((await store.readStream('receipt-2')).events).toHaveLength(1);
+  });
+
+  it('a stream to create that exists fails the command at once: no retry mends it', async () => {
+    await store.appendToStream('receipt-5', [{ type: 'ReceiptIssued', data: { amount: 5 } }]);
+    const append = jest.spyOn(store, 'appendToStream');
+
+    const error = await handleCommand(store, 'wallet-1', wallet, credit(5), {
+      creating: receipts,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect(error).toMatchObject({ streamName: 'receipt-5' });
+    expect(append).toHaveBeenCalledTimes(1);
+    expect((await store.readStream('wallet-1')).events).toHaveLength(1);
   });
 });

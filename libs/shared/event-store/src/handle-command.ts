@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, fold, type Decider } from '@xaalis/kernel';
-import { ConcurrencyError, type EventStore, type NewEvent } from './event-store';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type NewEvent,
+  type StreamCreation,
+} from './event-store';
 import { foldStream, type FoldCache } from './fold-cache';
 import { StreamTurns, type GroupOutcome } from './stream-turns';
 
@@ -34,6 +39,21 @@ export interface CachedCommandOptions<State> extends HandleCommandOptions {
   cache?: FoldCache<State>;
 }
 
+/** A new stream a command's events create, as its `creating` decides it (ids not yet given). */
+export interface DecidedCreation {
+  streamName: string;
+  events: DeciderEvent[];
+}
+
+export interface CommandOptions<State, Event> extends CachedCommandOptions<State> {
+  /**
+   * The new streams a command's events create (a wallet's acceptance of a payout creates the
+   * payout's), appended with them (`AppendOptions.creating`): in one transaction where the store
+   * has one. Called again at every attempt, so it must be pure.
+   */
+  creating?: (events: Event[]) => DecidedCreation[];
+}
+
 /**
  * Retries after a conflict, each after a jittered wait (full jitter: anywhere up to a bound that
  * doubles from 5 ms to 320 ms), so that writers of other processes colliding on one stream spread
@@ -54,6 +74,8 @@ export interface HandleCommandResult<State> {
   events: NewEvent[];
   /** The state after those events. */
   state: State;
+  /** The streams those events created (`creating`), as appended. */
+  created: StreamCreation[];
   /** The stream's revision now: the expected revision of the next append. */
   nextExpectedRevision: bigint;
   /**
@@ -80,7 +102,7 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
   streamName: string,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: CachedCommandOptions<NoInfer<State>> = {},
+  options: CommandOptions<NoInfer<State>, NoInfer<Event>> = {},
 ): Promise<HandleCommandResult<State>> {
   let turns = turnsByStore.get(store);
   if (turns === undefined) {
@@ -119,7 +141,7 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
   streamName: string,
   decider: Decider<State, Command, Event>,
   commands: Command[],
-  options: CachedCommandOptions<State>,
+  options: CommandOptions<State, Event>,
 ): Promise<Outcome<State>[]> {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const cache = options.cache;
@@ -137,7 +159,12 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
         ? fromCache(cache!, streamName)
         : await readFolded(store, streamName, decider, assumeNew, cache);
       let state = base;
-      const decided: Array<{ index: number; events: NewEvent[]; state: State }> = [];
+      const decided: Array<{
+        index: number;
+        events: NewEvent[];
+        state: State;
+        created: StreamCreation[];
+      }> = [];
       const unchanged: Array<{ index: number; state: State }> = [];
       let untrusted = false;
       for (const [index, command] of commands.entries()) {
@@ -156,7 +183,11 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
           continue;
         }
         state = fold(decider.evolve, state, events);
-        decided.push({ index, events: events.map(withId), state });
+        const created = (options.creating?.(events) ?? []).map((creation) => ({
+          streamName: creation.streamName,
+          events: creation.events.map(withId),
+        }));
+        decided.push({ index, events: events.map(withId), state, created });
       }
       if (untrusted) {
         trustCache = false;
@@ -173,29 +204,40 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
         } else {
           outcomes[index] = {
             ok: true,
-            result: { events: [], state: after, nextExpectedRevision: currentRevision, position },
+            result: {
+              events: [],
+              state: after,
+              created: [],
+              nextExpectedRevision: currentRevision,
+              position,
+            },
           };
         }
       }
       if (decided.length === 0) return outcomes as Outcome<State>[];
 
       try {
+        const creating = decided.flatMap(({ created }) => created);
         const appended = await store.appendToStream(
           streamName,
           decided.flatMap(({ events }) => events),
-          { expectedRevision: currentRevision ?? 'no_stream' },
+          {
+            expectedRevision: currentRevision ?? 'no_stream',
+            ...(creating.length > 0 && { creating }),
+          },
         );
         cache?.set(streamName, {
           state,
           revision: appended.nextExpectedRevision,
           position: appended.position,
         });
-        for (const { index, events, state: after } of decided) {
+        for (const { index, events, state: after, created } of decided) {
           outcomes[index] = {
             ok: true,
             result: {
               events,
               state: after,
+              created,
               nextExpectedRevision: appended.nextExpectedRevision,
               position: appended.position,
             },
@@ -203,7 +245,8 @@ async function decideAndAppend<State, Command, Event extends DeciderEvent>(
         }
         return outcomes as Outcome<State>[];
       } catch (error) {
-        if (!(error instanceof ConcurrencyError)) throw error;
+        // A stream it was to create exists: not this stream's conflict, and no retry mends it.
+        if (!(error instanceof ConcurrencyError) || error.streamName !== streamName) throw error;
         if (trustCache) {
           // Another process wrote since: read what it wrote, not a conflict with a live writer.
           trustCache = false;

@@ -4,6 +4,7 @@ import {
   DuplicateEventIdError,
   type AggregateStreamOptions,
   type AggregateStreamResult,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -17,6 +18,7 @@ import {
   assertMaxCount,
   assertStreamName,
   matchesPrefixes,
+  prepareCreations,
   prepareEvents,
   type PreparedEvent,
 } from './prepare-events';
@@ -51,13 +53,15 @@ export class InMemoryEventStore implements EventStore {
   async appendToStream(
     streamName: string,
     events: NewEvent[],
-    options: { expectedRevision?: ExpectedRevision } = {},
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
     const batch = prepareEvents(streamName, events);
     const expected = options.expectedRevision ?? 'any';
+    const creations = prepareCreations(streamName, expected, batch, options.creating ?? []);
     const stream = this.streams.get(streamName) ?? [];
     const current = stream.length === 0 ? undefined : BigInt(stream.length - 1);
 
+    // A retried append was written with the streams it created.
     const retried = findRetriedAppend(stream, expected, batch);
     if (retried === 'conflict') throw new ConcurrencyError(streamName, expected, current);
     if (retried !== undefined) return retried;
@@ -65,11 +69,28 @@ export class InMemoryEventStore implements EventStore {
     if (!revisionMatches(expected, current)) {
       throw new ConcurrencyError(streamName, expected, current);
     }
-    const taken = batch.find((event) => this.byId.has(event.id));
+    for (const creation of creations) {
+      const existing = this.streams.get(creation.streamName);
+      if (existing) {
+        throw new ConcurrencyError(creation.streamName, 'no_stream', BigInt(existing.length - 1));
+      }
+    }
+    const taken = [batch, ...creations.map((creation) => creation.events)]
+      .flat()
+      .find((event) => this.byId.has(event.id));
     if (taken)
       throw new DuplicateEventIdError(streamName, `Key (message_id)=(${taken.id}) already exists.`);
 
+    // The created streams first, as in Postgres: the append's last event is the last position.
     const createdAt = new Date();
+    for (const creation of creations) this.write(creation.streamName, creation.events, createdAt);
+    const last = this.write(streamName, batch, createdAt);
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  /** Writes a checked batch at the end of its stream and wakes its waiters: its last event. */
+  private write(streamName: string, batch: readonly PreparedEvent[], createdAt: Date): StoredEvent {
+    const stream = this.streams.get(streamName) ?? [];
     for (const event of batch) {
       const stored: StoredEvent = {
         id: event.id,
@@ -87,8 +108,7 @@ export class InMemoryEventStore implements EventStore {
     }
     this.streams.set(streamName, stream);
     this.wakeWaiters(streamName);
-    const last = stream[stream.length - 1]!;
-    return { nextExpectedRevision: last.revision, position: last.position };
+    return stream[stream.length - 1]!;
   }
 
   async readStream(

@@ -15,6 +15,8 @@ export {
   handleCommand,
   type DeciderEvent,
   type CachedCommandOptions,
+  type CommandOptions,
+  type DecidedCreation,
   type HandleCommandOptions,
   type HandleCommandResult,
 } from './handle-command';

@@ -9,7 +9,9 @@ import {
   type RecordedEvent,
 } from './event-store';
 import { EVENT_STORE_MIGRATIONS } from './migration';
+import { insertCreating } from './postgres-append';
 import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
+import { prepareEvents } from './prepare-events';
 import {
   createTestDatabase,
   describeWithPostgres,
@@ -337,6 +339,35 @@ describeWithPostgres('Postgres append, planned on a new database', () => {
 
       const explained = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN EXECUTE es_append_looked_up('${stream}', 'exact', 2, 0, '${randomUUID()}', 'Changed', '{}', '{}')`,
+      );
+      const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('es_messages_pkey');
+      expect(plan).not.toContain('Seq Scan');
+      expect(plan).not.toContain('hashed SubPlan');
+    } finally {
+      await rollbackAndRelease(client);
+    }
+  });
+
+  it('checks an append that creates streams through the key too, in a generic plan', async () => {
+    const [stream, created] = [newStream(), newStream()];
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await appendToStreamIn(client, stream, [event('Opened')], { expectedRevision: 'no_stream' });
+      const written = await insertCreating(
+        client,
+        { streamName: stream, events: prepareEvents(stream, [event('Accepted')]), expected: 0n },
+        [{ streamName: created, events: prepareEvents(created, [event('Created')]) }],
+      );
+      expect(written).toMatchObject({ nextExpectedRevision: 1n });
+
+      const row = (name: string, k: number) =>
+        `'${name}', ${k}, '${randomUUID()}', 'E', '{}', '{}'`;
+      const explained = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE es_append_creating_x2(${row(newStream(), 0)}, ${row(stream, 2)},
+           '${stream}', 1, ARRAY['${newStream()}'])`,
       );
       const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
       expect(plan).toContain('es_messages_pkey');

@@ -1,21 +1,24 @@
 import type { Pool } from 'pg';
 import { StatementBatcher } from '@xaalis/batching';
 import { foldFacts } from './aggregate-stream';
-import type {
-  AggregateStreamOptions,
-  AggregateStreamResult,
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  NewEvent,
-  ReadAllOptions,
-  ReadAllPage,
-  ReadStreamResult,
-  RecordedEvent,
+import {
+  ConcurrencyError,
+  type AggregateStreamOptions,
+  type AggregateStreamResult,
+  type AppendOptions,
+  type AppendResult,
+  type EventStore,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadAllPage,
+  type ReadStreamResult,
+  type RecordedEvent,
 } from './event-store';
 import {
   appendSettled,
+  firstExisting,
   insertAppends,
+  insertCreating,
   insertOne,
   MAX_APPENDS_PER_STATEMENT,
   type StreamAppend,
@@ -30,7 +33,14 @@ import {
 } from './postgres-stream-reads';
 import { AppendWatch } from './postgres-append-watch';
 import { readAll, readAllPage } from './postgres-read-all';
-import { assertMaxCount, assertStreamName, categoryOf, prepareEvents } from './prepare-events';
+import {
+  assertMaxCount,
+  assertStreamName,
+  categoryOf,
+  prepareCreations,
+  prepareEvents,
+  type PreparedCreation,
+} from './prepare-events';
 
 export { type Queryable } from './postgres-append';
 export { APPEND_CHANNEL } from './postgres-append-notification';
@@ -93,18 +103,54 @@ export class PostgresEventStore implements EventStore {
   async appendToStream(
     streamName: string,
     events: NewEvent[],
-    options: { expectedRevision?: ExpectedRevision } = {},
+    options: AppendOptions = {},
   ): Promise<AppendResult> {
     const append: StreamAppend = {
       streamName,
       events: prepareEvents(streamName, events),
       expected: options.expectedRevision ?? 'any',
     };
+    const creations = prepareCreations(
+      streamName,
+      append.expected,
+      append.events,
+      options.creating ?? [],
+    );
+    if (creations.length > 0) return this.appendCreating(append, creations);
     // A batch that failed is sent again append by append (StatementBatcher): safe, because an
     // append that finds its own events already written settles as an idempotent retry.
     const tried = append.events.length === 1 ? this.singles.submit(append) : this.insert(append);
     const result = await appendSettled(this.pool, append, this.insert, tried);
     this.watch.announce(result.position, categoryOf(streamName));
+    return result;
+  }
+
+  /**
+   * An append and the streams it creates, in one statement (`insertCreating`), settled as any
+   * append is. When the append's expectation holds but nothing was written, a created stream
+   * that exists is the conflict.
+   */
+  private async appendCreating(
+    append: StreamAppend,
+    creations: PreparedCreation[],
+  ): Promise<AppendResult> {
+    const insert = (again: StreamAppend) => insertCreating(this.pool, again, creations);
+    const insertOrConflict = async (again: StreamAppend) => {
+      const written = await insert(again);
+      if (written !== undefined) return written;
+      const existing = await firstExisting(
+        this.pool,
+        creations.map(({ streamName }) => streamName),
+      );
+      if (existing) throw new ConcurrencyError(existing.streamName, 'no_stream', existing.head);
+      return undefined;
+    };
+    const result = await appendSettled(this.pool, append, insertOrConflict, insert(append));
+    for (const category of new Set(
+      [append, ...creations].map(({ streamName }) => categoryOf(streamName)),
+    )) {
+      this.watch.announce(result.position, category);
+    }
     return result;
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NewEvent } from './event-store';
+import type { ExpectedRevision, NewEvent, StreamCreation } from './event-store';
 
 /** A batch as every adapter stores it: ids set, data and metadata already JSON. */
 export interface PreparedEvent {
@@ -46,6 +46,44 @@ export function prepareEvents(streamName: string, events: readonly NewEvent[]): 
       metadata,
       metadataJson: JSON.stringify(metadata),
     };
+  });
+}
+
+/** A stream an append creates (`AppendOptions.creating`), its batch prepared. */
+export interface PreparedCreation {
+  streamName: string;
+  events: PreparedEvent[];
+}
+
+/**
+ * `AppendOptions.creating`, checked the same way by every adapter: an exact or `'no_stream'`
+ * expectation on the append, each stream named once, each event id once in all the batches.
+ */
+export function prepareCreations(
+  streamName: string,
+  expected: ExpectedRevision,
+  batch: readonly PreparedEvent[],
+  creating: readonly StreamCreation[],
+): PreparedCreation[] {
+  if (creating.length === 0) return [];
+  if (typeof expected !== 'bigint' && expected !== 'no_stream') {
+    throw new TypeError(
+      `appendToStream(${streamName}): streams are created only with an exact expected revision or 'no_stream'`,
+    );
+  }
+  const names = new Set([streamName]);
+  const ids = new Set(batch.map((event) => event.id));
+  return creating.map((creation) => {
+    if (names.has(creation.streamName)) {
+      throw new TypeError(`appendToStream(${streamName}): ${creation.streamName} is written twice`);
+    }
+    names.add(creation.streamName);
+    const events = prepareEvents(creation.streamName, creation.events);
+    for (const { id } of events) {
+      if (ids.has(id)) throw new TypeError(`Event id ${id} appears twice in one batch`);
+      ids.add(id);
+    }
+    return { streamName: creation.streamName, events };
   });
 }
 
