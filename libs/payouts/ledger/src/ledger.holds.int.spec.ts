@@ -1,5 +1,5 @@
 import { DomainError, newId, type Mode } from '@xaalis/kernel';
-import { describeWithPostgres, watchStatements, type ThrowawayDatabase } from '@xaalis/pg-testing';
+import { describeWithPostgres, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { Ledger } from './ledger';
 import { payoutHold, refundHold } from '@xaalis/ledger-domain';
 import { expectLedgerBalanced } from './testing/expect-ledger-balanced';
@@ -48,26 +48,6 @@ describeWithPostgres('Ledger: holds', () => {
     expect(await balancesOf(db.pool, merchantId, 'test')).toMatchObject({
       merchant_available: 3_800,
       merchant_pending: 1_200,
-    });
-  });
-
-  it('holds with none other on its way in one statement, its transaction and row locks included', async () => {
-    const merchantId = await funded(5_000);
-    const watch = watchStatements(db.pool, () => true);
-    const watched = new Ledger(watch.pool);
-    const ref = payoutHold(newId('payout'));
-
-    await watched.hold({ ref, merchantId, mode: 'test', amount: 1_000, fee: 10 });
-    // Repeated, the statement refuses it, and the hold's own transaction finds it posted before.
-    expect(await watched.hold({ ref, merchantId, mode: 'test', amount: 1_000, fee: 10 })).toEqual({
-      txnId: ref,
-      posted: false,
-    });
-
-    expect(watch.statements).toEqual(['ledger_post_holds', 'ledger_post_holds']);
-    expect(await balancesOf(db.pool, merchantId, 'test')).toMatchObject({
-      merchant_available: 3_990,
-      merchant_pending: 1_010,
     });
   });
 

@@ -83,7 +83,7 @@ export class Ledger {
   /** Holds made in their own transaction, batched (see `hold`). */
   private readonly holds = new StatementBatcher<HoldRequest, Posted>({
     maxBatch: 64,
-    alone: (request) => this.holdOne(request),
+    alone: (request) => this.holdAlone(request),
     together: (requests) => this.holdTogether(requests),
   });
 
@@ -113,19 +113,6 @@ export class Ledger {
     const hold = validHold(input);
     if (client) return this.holdAlone({ hold, jobs }, client);
     return this.holds.submit({ hold, jobs });
-  }
-
-  /**
-   * A hold with none other on its way goes as a batch of one all the same: the merchant's balance
-   * rows are then locked for one statement, not across the round trips of a transaction, which
-   * the holds that come meanwhile would wait behind. When that statement refuses it (the balance
-   * does not cover it, or it was posted before), a transaction of its own tells which.
-   */
-  private holdOne(request: HoldRequest): Promise<Posted> {
-    return this.holdTogether([request]).then(
-      ([posted]) => posted!,
-      () => this.holdAlone(request),
-    );
   }
 
   private holdAlone({ hold, jobs }: HoldRequest, client?: PoolClient): Promise<Posted> {
