@@ -50,12 +50,14 @@ export interface Acknowledged {
 /**
  * `clients` loops create payments (a fresh idempotency key each) and make four in five of them
  * succeed; after `loadMs` the service is killed (-9, alone: its Postgres, if embedded, lives on
- * until the restart finds it) while they are still sending.
+ * until the restart finds it) while they are still sending. With `atLeastSucceeded`, the load goes
+ * on past `loadMs` (up to five times as long) until that many successes were answered: a slow
+ * machine's first seconds after a start (a cold JIT) may not make the load asked for.
  */
 export async function loadThenKill(
   target: EmbeddedRun,
   key: string,
-  options: { clients: number; loadMs: number },
+  options: { clients: number; loadMs: number; atLeastSucceeded?: number },
 ): Promise<Acknowledged> {
   const acknowledged: Acknowledged = { created: new Set(), succeededNets: new Map() };
   let killed = false;
@@ -83,7 +85,16 @@ export async function loadThenKill(
     }
   };
   const load = Array.from({ length: options.clients }, client);
-  await new Promise((resolve) => setTimeout(resolve, options.loadMs));
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await wait(options.loadMs);
+  for (
+    let waited = options.loadMs;
+    acknowledged.succeededNets.size < (options.atLeastSucceeded ?? 0) &&
+    waited < options.loadMs * 5;
+    waited += 100
+  ) {
+    await wait(100);
+  }
   await target.run.kill9();
   killed = true;
   await Promise.all(load);
