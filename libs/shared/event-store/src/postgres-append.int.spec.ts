@@ -9,7 +9,7 @@ import {
   type RecordedEvent,
 } from './event-store';
 import { EVENT_STORE_MIGRATIONS } from './migration';
-import { insertCreating } from './postgres-append';
+import { insertCreating } from './postgres-append-creating';
 import { PostgresEventStore, appendToStreamIn } from './postgres-event-store';
 import { prepareEvents } from './prepare-events';
 import {

@@ -16,9 +16,7 @@ import {
 } from './event-store';
 import {
   appendSettled,
-  firstExisting,
   insertAppends,
-  insertCreating,
   insertOne,
   MAX_APPENDS_PER_STATEMENT,
   type StreamAppend,
@@ -31,6 +29,7 @@ import {
   type StreamRead,
   type StreamRows,
 } from './postgres-stream-reads';
+import { firstExisting, insertCreating } from './postgres-append-creating';
 import { AppendWatch } from './postgres-append-watch';
 import { readAll, readAllPage } from './postgres-read-all';
 import {
@@ -55,7 +54,8 @@ export {
 /**
  * The Postgres event store, after emmett's (see the migrations
  * `prisma/migrations/20261122000100_event_store` and `20261122000110_event_store_lean`, which this
- * store needs and never applies itself). One append statement (postgres-append.ts) and one
+ * store needs and never applies itself). One append statement (postgres-append.ts; an append
+ * that creates streams has its own, postgres-append-creating.ts) and one
  * stream-read statement (postgres-stream-reads.ts), each sent for one caller or for several.
  * Positions are `<transaction id>:<global position>`, zero-padded: they compare as strings.
  * When its subscribers read is `AppendWatch`'s (postgres-append-watch.ts).
