@@ -1,5 +1,4 @@
 import {
-  ANY,
   BACKWARDS,
   END,
   ErrorType,
@@ -7,16 +6,13 @@ import {
   FORWARDS,
   NO_STREAM,
   START,
-  STREAM_EXISTS,
   excludeSystemEvents,
   isCommandError,
   jsonEvent,
   type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
   type JSONType,
   type Position,
   type ReadPosition,
-  type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
 import {
   type AggregateStreamOptions,
@@ -33,6 +29,14 @@ import {
   type RecordedEvent,
 } from './event-store';
 import { aggregateByReading } from './aggregate-stream';
+import {
+  formatPosition,
+  isStreamNotFound,
+  isSystemEvent,
+  parsePosition,
+  toEsdbExpectedRevision,
+  toRecorded,
+} from './eventstoredb-mapping';
 import {
   assertMaxCount,
   assertStreamName,
@@ -278,59 +282,4 @@ export class EventStoreDbEventStore implements EventStore {
       throw error;
     }
   }
-}
-
-function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
-  switch (expected) {
-    case 'any':
-      return ANY;
-    case 'no_stream':
-      return NO_STREAM;
-    case 'stream_exists':
-      return STREAM_EXISTS;
-    default:
-      return expected;
-  }
-}
-
-export const formatPosition = ({ commit, prepare }: Position) =>
-  `${commit.toString().padStart(20, '0')}/${prepare.toString().padStart(20, '0')}`;
-
-const POSITION = /^(\d{20})\/(\d{20})$/;
-
-function parsePosition(position: string): Position {
-  const match = POSITION.exec(position);
-  if (!match) throw new TypeError(`Not an EventStoreDB position: "${position}"`);
-  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
-}
-
-const isSystemEvent = (event: { type: string; streamId: string }) =>
-  event.type.startsWith('$') || event.streamId.startsWith('$');
-
-const isStreamNotFound = (error: unknown) =>
-  error instanceof Error && isCommandError(error) && error.type === ErrorType.STREAM_NOT_FOUND;
-
-function toRecorded(event: EsdbRecordedEvent): RecordedEvent {
-  if (event.position === undefined) {
-    throw new Error(
-      `EventStoreDB returned event ${event.id} without a log position (server older than 22.6?)`,
-    );
-  }
-  const metadata = event.metadata;
-  return {
-    id: event.id,
-    streamName: event.streamId,
-    type: event.type,
-    data: event.data,
-    metadata:
-      metadata !== null &&
-      typeof metadata === 'object' &&
-      !Array.isArray(metadata) &&
-      !(metadata instanceof Uint8Array)
-        ? (metadata as Record<string, unknown>)
-        : {},
-    revision: event.revision,
-    position: formatPosition(event.position),
-    createdAt: event.created,
-  };
 }

@@ -183,7 +183,7 @@ describe('handleCommand', () => {
       ms: number,
     ) => {
       waits.push(ms);
-      callback();
+      queueMicrotask(callback);
       return 0 as unknown as NodeJS.Timeout;
     }) as typeof setTimeout);
 

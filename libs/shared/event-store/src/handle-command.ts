@@ -1,13 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { DomainError, fold, type Decider } from '@xaalis/kernel';
-import {
-  ConcurrencyError,
-  type EventStore,
-  type NewEvent,
-  type StreamCreation,
-} from './event-store';
-import { foldStream, type FoldCache } from './fold-cache';
-import { StreamTurns, type GroupOutcome } from './stream-turns';
+import type { Decider } from '@xaalis/kernel';
+import { decideAndAppend, type Outcome } from './decide-and-append';
+import type { EventStore, NewEvent, StreamCreation } from './event-store';
+import type { FoldCache } from './fold-cache';
+import { StreamTurns } from './stream-turns';
 
 /** A decider's events are plain `{ type, data }` objects, stored as they are. */
 export interface DeciderEvent {
@@ -16,7 +11,7 @@ export interface DeciderEvent {
 }
 
 export interface HandleCommandOptions {
-  /** Extra attempts after a ConcurrencyError (another process's writer got there first). */
+  /** Extra attempts after a ConcurrencyError (another process's writer got there first): 8. */
   maxRetries?: number;
   /**
    * The stream is new but for a repeat of this very command: its id was fixed by the caller (an
@@ -53,18 +48,6 @@ export interface CommandOptions<State, Event> extends CachedCommandOptions<State
    */
   creating?: (events: Event[]) => DecidedCreation[];
 }
-
-/**
- * Retries after a conflict, each after a jittered wait (full jitter: anywhere up to a bound that
- * doubles from 5 ms to 320 ms), so that writers of other processes colliding on one stream spread
- * out instead of colliding again: at most about 1.3 s in all.
- */
-export const DEFAULT_MAX_RETRIES = 8;
-const FIRST_BACKOFF_MS = 5;
-const MAX_BACKOFF_MS = 320;
-
-/** Seconds a client is told to wait (`Retry-After`) when conflicts outlasted every retry. */
-const RETRY_AFTER_SECONDS = 1;
 
 /** Per store, so two stores in one process (two services in one test) act as two processes. */
 const turnsByStore = new WeakMap<EventStore, StreamTurns>();
@@ -120,8 +103,6 @@ export async function handleCommand<State, Command, Event extends DeciderEvent>(
   );
 }
 
-type Outcome<State> = GroupOutcome<HandleCommandResult<State>>;
-
 async function settled<State>(
   outcomes: Promise<Outcome<State>[]>,
 ): Promise<HandleCommandResult<State>> {
@@ -129,200 +110,3 @@ async function settled<State>(
   if (!outcome!.ok) throw outcome!.error;
   return outcome!.result;
 }
-
-/**
- * Decides `commands` in order, each on the state the ones before it left, and appends what they
- * decided in one append; one outcome per command. A refusal is that command's alone: the others
- * are still decided and appended. On the cached state, a refusal or a no-op is not trusted: the
- * stream is read (from the cached revision on) and every command still open decided again.
- */
-async function decideAndAppend<State, Command, Event extends DeciderEvent>(
-  store: EventStore,
-  streamName: string,
-  decider: Decider<State, Command, Event>,
-  commands: Command[],
-  options: CommandOptions<State, Event>,
-): Promise<Outcome<State>[]> {
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const cache = options.cache;
-  const outcomes: Array<Outcome<State> | undefined> = commands.map(() => undefined);
-  let trustCache = cache?.get(streamName) !== undefined;
-  let assumeNew = options.newStream === true && !trustCache;
-  let attempt = 0;
-  try {
-    for (;;) {
-      const {
-        state: base,
-        currentRevision,
-        position,
-      } = trustCache
-        ? fromCache(cache!, streamName)
-        : await readFolded(store, streamName, decider, assumeNew, cache);
-      let state = base;
-      const decided: Array<{
-        index: number;
-        events: NewEvent[];
-        state: State;
-        created: StreamCreation[];
-      }> = [];
-      const unchanged: Array<{ index: number; state: State }> = [];
-      let untrusted = false;
-      for (const [index, command] of commands.entries()) {
-        if (outcomes[index] !== undefined) continue;
-        let events: Event[];
-        try {
-          events = decider.decide(command, state);
-        } catch (error) {
-          if (trustCache) untrusted = true;
-          else outcomes[index] = { ok: false, error };
-          continue;
-        }
-        if (events.length === 0) {
-          if (trustCache) untrusted = true;
-          else unchanged.push({ index, state });
-          continue;
-        }
-        state = fold(decider.evolve, state, events);
-        const created = (options.creating?.(events) ?? []).map((creation) => ({
-          streamName: creation.streamName,
-          events: creation.events.map(withId),
-        }));
-        decided.push({ index, events: events.map(withId), state, created });
-      }
-      if (untrusted) {
-        trustCache = false;
-        continue;
-      }
-      for (const { index, state: after } of unchanged) {
-        if (currentRevision === undefined || position === undefined) {
-          outcomes[index] = {
-            ok: false,
-            error: new Error(
-              `${streamName}: the command changed nothing on a stream that does not exist`,
-            ),
-          };
-        } else {
-          outcomes[index] = {
-            ok: true,
-            result: {
-              events: [],
-              state: after,
-              created: [],
-              nextExpectedRevision: currentRevision,
-              position,
-            },
-          };
-        }
-      }
-      if (decided.length === 0) return outcomes as Outcome<State>[];
-
-      try {
-        const creating = decided.flatMap(({ created }) => created);
-        const appended = await store.appendToStream(
-          streamName,
-          decided.flatMap(({ events }) => events),
-          {
-            expectedRevision: currentRevision ?? 'no_stream',
-            ...(creating.length > 0 && { creating }),
-          },
-        );
-        cache?.set(streamName, {
-          state,
-          revision: appended.nextExpectedRevision,
-          position: appended.position,
-        });
-        for (const { index, events, state: after, created } of decided) {
-          outcomes[index] = {
-            ok: true,
-            result: {
-              events,
-              state: after,
-              created,
-              nextExpectedRevision: appended.nextExpectedRevision,
-              position: appended.position,
-            },
-          };
-        }
-        return outcomes as Outcome<State>[];
-      } catch (error) {
-        // A stream it was to create exists: not this stream's conflict, and no retry mends it.
-        if (!(error instanceof ConcurrencyError) || error.streamName !== streamName) throw error;
-        if (trustCache) {
-          // Another process wrote since: read what it wrote, not a conflict with a live writer.
-          trustCache = false;
-          continue;
-        }
-        if (assumeNew) {
-          // The stream exists: a repeat of the command, not a race with another writer.
-          assumeNew = false;
-          continue;
-        }
-        if (attempt >= maxRetries) throw stillConflicting(streamName);
-        await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt));
-        attempt++;
-      }
-    }
-  } catch (error) {
-    // What failed (the store, or conflicts past every retry) failed every command still open.
-    return outcomes.map((outcome) => outcome ?? { ok: false, error });
-  }
-}
-
-const withId = (event: DeciderEvent): NewEvent => ({
-  id: randomUUID(),
-  type: event.type,
-  data: event.data,
-});
-
-interface Folded<State> {
-  state: State;
-  /** undefined when the stream does not exist. */
-  currentRevision: bigint | undefined;
-  /** The position of the stream's last event. */
-  position: string | undefined;
-}
-
-function fromCache<State>(cache: FoldCache<State>, streamName: string): Folded<State> {
-  const { state, revision, position } = cache.get(streamName)!;
-  return { state, currentRevision: revision, position };
-}
-
-/**
- * The stream as it is: read whole, or from what `cache` holds of it (`foldStream`). A stream the
- * caller knows to be new is not read.
- */
-async function readFolded<State, Command, Event extends DeciderEvent>(
-  store: EventStore,
-  streamName: string,
-  decider: Decider<State, Command, Event>,
-  assumeNew: boolean,
-  cache: FoldCache<State> | undefined,
-): Promise<Folded<State>> {
-  const folded = assumeNew
-    ? undefined
-    : await foldStream(
-        store,
-        streamName,
-        {
-          initialState: decider.initialState,
-          evolve: decider.evolve,
-          // The stream holds only this decider's events: it is the only writer of its streams.
-          asEvent: (stored) => ({ type: stored.type, data: stored.data }) as Event,
-        },
-        cache,
-      );
-  return folded === undefined
-    ? { state: decider.initialState(), currentRevision: undefined, position: undefined }
-    : { state: folded.state, currentRevision: folded.revision, position: folded.position };
-}
-
-function stillConflicting(streamName: string): DomainError {
-  const kind = streamName.slice(0, streamName.indexOf('-')) || 'object';
-  return new DomainError(
-    'unavailable',
-    `The ${kind} is being changed by other requests at this moment: nothing was changed. Retry shortly.`,
-    { retry_after: RETRY_AFTER_SECONDS },
-  );
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
