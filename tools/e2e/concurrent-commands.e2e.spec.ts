@@ -143,11 +143,15 @@ describe('concurrent commands on one stream', () => {
         available: available - amount,
         pending: amount,
       });
-      // Settlement is the job worker's, on each service's clock: let time pass on both.
+      // Settlement is the job worker's, on each service's clock: the delay passes on both at once,
+      // then a second per poll, so that a retried job's backoff comes due while a job still
+      // running keeps its lease (a lease run out would hand its job to another runner).
+      first.clock.advance(SETTLE_MS);
+      second.clock.advance(SETTLE_MS);
       const settled = await eventually(
         async () => {
-          first.clock.advance(SETTLE_MS);
-          second.clock.advance(SETTLE_MS);
+          first.clock.advance(1_000);
+          second.clock.advance(1_000);
           return getPayment(first.http, merchant.testKey, payment.id);
         },
         (seen) => seen.amount_refunded === amount,
