@@ -117,8 +117,12 @@ export interface Answer {
 /**
  * fetch with JSON in and out, as one browser: the session cookie a response sets is sent back
  * unless a bearer key is given; `idempotent` sends a fresh idempotency key. Redirects are
- * answered, not followed.
+ * answered, not followed. A keyed request answered 503 (an app behind the gateway did not answer
+ * in time: on a busy machine the mock cluster's hops take hundreds of milliseconds each) is sent
+ * again with the same key after its Retry-After, as a client told 503 must, a few times at most.
  */
+const UNAVAILABLE_RETRIES = 3;
+
 export function jsonClient(url: string) {
   let cookie: string | undefined;
   return async (
@@ -139,12 +143,24 @@ export function jsonClient(url: string) {
       options.idempotencyKey ??
       (options.idempotent ? `int-${randomBytes(12).toString('hex')}` : undefined);
     if (key) headers['idempotency-key'] = key;
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      redirect: 'manual',
-    });
+    const send = () =>
+      fetch(`${url}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        redirect: 'manual',
+      });
+    let response = await send();
+    for (
+      let retries = 0;
+      key && response.status === 503 && retries < UNAVAILABLE_RETRIES;
+      retries++
+    ) {
+      const seconds = Number(response.headers.get('retry-after') ?? 1);
+      await response.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      response = await send();
+    }
     const session = response.headers.getSetCookie().find((line) => line.includes('session_token='));
     if (session) cookie = session.split(';')[0];
     const text = await response.text();
