@@ -114,6 +114,9 @@ export interface Answer {
   headers: Headers;
 }
 
+/** Times a keyed request answered 503 is sent again by `jsonClient`. */
+const UNAVAILABLE_RETRIES = 3;
+
 /**
  * fetch with JSON in and out, as one browser: the session cookie a response sets is sent back
  * unless a bearer key is given; `idempotent` sends a fresh idempotency key. Redirects are
@@ -121,8 +124,6 @@ export interface Answer {
  * in time: on a busy machine the mock cluster's hops take hundreds of milliseconds each) is sent
  * again with the same key after its Retry-After, as a client told 503 must, a few times at most.
  */
-const UNAVAILABLE_RETRIES = 3;
-
 export function jsonClient(url: string) {
   let cookie: string | undefined;
   return async (
