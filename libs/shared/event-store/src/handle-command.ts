@@ -11,7 +11,10 @@ export interface DeciderEvent {
 }
 
 export interface HandleCommandOptions {
-  /** Extra attempts after a ConcurrencyError (another process's writer got there first): 8. */
+  /**
+   * Extra attempts after a ConcurrencyError (another process's writer got there first); unset,
+   * `DEFAULT_MAX_RETRIES` of decide-and-append.ts, with its backoff.
+   */
   maxRetries?: number;
   /**
    * The stream is new but for a repeat of this very command: its id was fixed by the caller (an
