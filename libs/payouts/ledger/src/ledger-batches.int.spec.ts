@@ -1,8 +1,15 @@
 import { newId, type Mode } from '@xaalis/kernel';
-import { holdPosting, payoutHold, type HoldRef } from '@xaalis/ledger-domain';
+import {
+  holdPosting,
+  paymentPosting,
+  payoutHold,
+  type HeldFunds,
+  type HoldRef,
+  type LedgerPosting,
+} from '@xaalis/ledger-domain';
 import { describeWithPostgres, type ThrowawayDatabase } from '@xaalis/pg-testing';
 import { Ledger } from './ledger';
-import { postHolds, type HoldPosting } from './ledger-batches.store';
+import { postBatch } from './ledger-batches.store';
 import { expectLedgerBalanced } from './testing/expect-ledger-balanced';
 import {
   balancesOf,
@@ -13,11 +20,11 @@ import {
 } from './testing/ledger-fixtures';
 
 /**
- * The batch statement itself (`ledger_post_holds`). The Ledger's own tests cannot tell it from
- * the holds posted one by one after a batch failed, which answer the same: here a batch either
- * writes all of its holds, jobs and balance moves, or nothing.
+ * The batch statement itself (`ledger_post_batch`). The Ledger's own tests cannot tell it from
+ * the postings made one by one after a batch failed, which answer the same: here a batch either
+ * writes all of its postings, holds, jobs and balance moves, or nothing.
  */
-describeWithPostgres('postHolds: a batch of holds in one statement', () => {
+describeWithPostgres('postBatch: a batch of postings in one statement', () => {
   let db: ThrowawayDatabase;
   let ledger: Ledger;
 
@@ -27,15 +34,25 @@ describeWithPostgres('postHolds: a batch of holds in one statement', () => {
     return merchantId;
   };
 
-  const batchOf = (merchantId: string, amounts: number[], mode: Mode = 'test'): HoldPosting[] =>
-    amounts.map((amount) => {
-      const hold = { ref: payoutHold(newId('payout')), merchantId, mode, amount, fee: 10 };
-      return { hold, posting: holdPosting(hold) };
-    });
+  const batchOf = (merchantId: string, amounts: number[], mode: Mode = 'test'): HeldFunds[] =>
+    amounts.map((amount) => ({
+      ref: payoutHold(newId('payout')),
+      merchantId,
+      mode,
+      amount,
+      fee: 10,
+    }));
+  const postHolds = (holds: HeldFunds[], jobs = jobsOf(holds)) =>
+    postBatch(db.pool, holds.map(holdPosting), holds, jobs);
 
-  const refsOf = (batch: HoldPosting[]): HoldRef[] => batch.map(({ hold }) => hold.ref);
-  const jobsOf = (batch: HoldPosting[], dueAt: Date | null = new Date('2026-12-01T00:00:00Z')) =>
+  const refsOf = (batch: HeldFunds[]): HoldRef[] => batch.map(({ ref }) => ref);
+  const jobsOf = (batch: HeldFunds[], dueAt: Date | null = new Date('2026-12-01T00:00:00Z')) =>
     refsOf(batch).map((ref) => ({ kind: 'test.batch', reference: ref, dueAt }));
+  const creditsOf = (merchantId: string, amounts: number[]): LedgerPosting[] =>
+    amounts.map((amount) =>
+      paymentPosting({ paymentId: newId('payment'), merchantId, mode: 'test', amount, fee: 100 }),
+    );
+  const txnIdsOf = (postings: LedgerPosting[]) => postings.map(({ txnId }) => txnId);
   const jobCount = async (refs: string[]) =>
     (
       await db.pool.query<{ n: number }>(
@@ -61,7 +78,7 @@ describeWithPostgres('postHolds: a batch of holds in one statement', () => {
     const [a, b] = [await funded(10_000), await funded(5_000)];
     const batch = [...batchOf(a, [1_000, 2_000, 3_000]), ...batchOf(b, [4_000])];
 
-    await postHolds(db.pool, batch, jobsOf(batch));
+    await postHolds(batch);
 
     expect(await balancesOf(db.pool, a, 'test')).toEqual({
       merchant_available: 10_000 - 6_030,
@@ -88,7 +105,7 @@ describeWithPostgres('postHolds: a batch of holds in one statement', () => {
     const merchantId = await funded(3_000);
     const batch = batchOf(merchantId, [1_000, 1_000, 1_000]); // 3,030 with the fees
 
-    await expect(postHolds(db.pool, batch, jobsOf(batch))).rejects.toMatchObject({
+    await expect(postHolds(batch)).rejects.toMatchObject({
       constraint: 'ledger_available_not_negative',
     });
 
@@ -102,12 +119,10 @@ describeWithPostgres('postHolds: a batch of holds in one statement', () => {
   it('writes nothing when one of its holds was posted before', async () => {
     const merchantId = await funded(10_000);
     const [first, ...rest] = batchOf(merchantId, [1_000, 2_000, 3_000]);
-    await ledger.hold(first!.hold);
+    await ledger.hold(first!);
     const batch = [...rest, first!];
 
-    await expect(postHolds(db.pool, batch, jobsOf(batch))).rejects.toThrow(
-      'A hold of the batch was posted before',
-    );
+    await expect(postHolds(batch)).rejects.toThrow('A transaction of the batch was posted before');
 
     expect(await balancesOf(db.pool, merchantId, 'test')).toMatchObject({
       merchant_available: 10_000 - 1_010,
@@ -121,7 +136,49 @@ describeWithPostgres('postHolds: a batch of holds in one statement', () => {
     const merchantId = await funded(10_000);
     const batch = batchOf(merchantId, [1_000]);
 
-    await expect(postHolds(db.pool, batch, jobsOf(batch, null))).rejects.toThrow('is not due');
+    await expect(postHolds(batch, jobsOf(batch, null))).rejects.toThrow('is not due');
     expect(await countRows(db.pool, 'ledger_transactions', refsOf(batch))).toBe(0);
+  });
+
+  it("credits payments of two merchants, each balance moved by the batch's sum, and no hold row", async () => {
+    const [a, b] = [newMerchantId(), newMerchantId()];
+    const batch = [...creditsOf(a, [10_000, 2_500]), ...creditsOf(b, [4_000])];
+
+    await postBatch(db.pool, batch);
+
+    expect(await balancesOf(db.pool, a, 'test')).toEqual({
+      merchant_available: 12_300,
+      platform_fees: 200,
+      provider_clearing: -12_500,
+    });
+    expect(await balancesOf(db.pool, b, 'test')).toEqual({
+      merchant_available: 3_900,
+      platform_fees: 100,
+      provider_clearing: -4_000,
+    });
+    const ids = txnIdsOf(batch);
+    expect(await countRows(db.pool, 'ledger_transactions', ids)).toBe(3);
+    expect(await countRows(db.pool, 'ledger_entries', ids)).toBe(9);
+    expect(await countRows(db.pool, 'ledger_holds', ids)).toBe(0);
+    const { rows } = await db.pool.query(
+      `SELECT DISTINCT kind FROM ledger_transactions WHERE txn_id = ANY($1)`,
+      [ids],
+    );
+    expect(rows).toEqual([{ kind: 'payment' }]);
+  });
+
+  it('writes nothing when one of its credits was posted before', async () => {
+    const merchantId = newMerchantId();
+    const [first, ...rest] = creditsOf(merchantId, [1_000, 2_000, 3_000]);
+    await postBatch(db.pool, [first!]);
+
+    await expect(postBatch(db.pool, [...rest, first!])).rejects.toThrow(
+      'A transaction of the batch was posted before',
+    );
+
+    expect(await balancesOf(db.pool, merchantId, 'test')).toMatchObject({
+      merchant_available: 900,
+    });
+    expect(await countRows(db.pool, 'ledger_transactions', txnIdsOf(rest))).toBe(0);
   });
 });

@@ -4,47 +4,43 @@ import type { JobChange } from '@xaalis/jobs';
 import type { HeldFunds, HoldRef, LedgerPosting } from '@xaalis/ledger-domain';
 
 /*
- * What a batch writes and locks: many holds posted in one call, and a batch of hold endings'
- * locks taken first. The single posting and the hold rows are `ledger.store.ts`'s.
+ * What a batch writes and locks: many postings (holds, credits) posted in one call, and a batch
+ * of hold endings' locks taken first. The single posting and the hold rows are `ledger.store.ts`'s.
  */
-
-export interface HoldPosting {
-  hold: HeldFunds;
-  posting: LedgerPosting;
-}
 
 /**
- * Posts every hold of `batch`, with `jobs` (due jobs, written exactly when the holds are), in one
- * statement and so one transaction: `ledger_post_holds` (migration
- * `20261130000100_ledger_hold_batch`), which moves each balance row by the sum of the batch's
- * entries for it. Throws, having written nothing, when the balance does not cover the batch as a
- * whole, when one of the holds was posted before, or for a job set to null: the caller then posts
- * each alone, where `post` tells a repeat from a refusal.
+ * Posts every posting of `postings`, the hold rows of `holds` (each a posting's own, by ref) and
+ * `jobs` (due jobs, written exactly when the postings are), in one statement and so one
+ * transaction: `ledger_post_batch` (migration `20261201000100_ledger_post_batch`), which moves
+ * each balance row by the sum of the batch's entries for it. Throws, having written nothing, when
+ * one of the transactions was posted before, when the balance does not cover the batch as a
+ * whole, or for a job set to null: the caller then posts each alone, where `post` tells a repeat
+ * from a refusal.
  */
-export async function postHolds(
+export async function postBatch(
   db: Pick<Pool, 'query'>,
-  batch: HoldPosting[],
-  jobs: JobChange[],
+  postings: LedgerPosting[],
+  holds: HeldFunds[] = [],
+  jobs: JobChange[] = [],
 ): Promise<void> {
   const due = jobs.map(({ kind, reference, dueAt }) => {
-    if (dueAt === null) throw new TypeError(`A hold's job ${kind} ${reference} is not due`);
+    if (dueAt === null) throw new TypeError(`A posting's job ${kind} ${reference} is not due`);
     return { kind, reference, due_at: dueAt.toISOString() };
   });
-  const holds = batch.map(({ hold, posting }) => ({
-    txn_id: posting.txnId,
-    merchant_id: posting.merchantId,
-    mode: posting.mode,
-    amount: hold.amount,
-    fee: hold.fee,
+  const transactions = postings.map(({ txnId, merchantId, mode, kind }) => ({
+    txn_id: txnId,
+    merchant_id: merchantId,
+    mode,
+    kind,
   }));
-  const entries = batch.flatMap(({ posting }) =>
+  const entries = postings.flatMap((posting) =>
     posting.entries.map((entry) => ({ txn_id: posting.txnId, ...entry })),
   );
   const moves = new Map<
     string,
     { merchant_id: string; mode: Mode; account: string; amount: number }
   >();
-  for (const { posting } of batch) {
+  for (const posting of postings) {
     for (const { account, amount } of posting.entries) {
       const key = `${posting.merchantId} ${posting.mode} ${account}`;
       const move = moves.get(key);
@@ -53,12 +49,13 @@ export async function postHolds(
     }
   }
   await db.query({
-    name: 'ledger_post_holds',
-    text: 'SELECT ledger_post_holds($1::jsonb, $2::jsonb, $3::jsonb, $4::jsonb)',
+    name: 'ledger_post_batch',
+    text: 'SELECT ledger_post_batch($1::jsonb, $2::jsonb, $3::jsonb, $4::jsonb, $5::jsonb)',
     values: [
-      JSON.stringify(holds),
+      JSON.stringify(transactions),
       JSON.stringify(entries),
       JSON.stringify([...moves.values()]),
+      JSON.stringify(holds.map(({ ref, amount, fee }) => ({ ref, amount, fee }))),
       JSON.stringify(due),
     ],
   });

@@ -28,7 +28,7 @@ import {
   type SettlementAccount,
 } from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
-import { lockForEndings, postHolds } from './ledger-batches.store';
+import { lockForEndings, postBatch } from './ledger-batches.store';
 import { endHold, holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
 import { inTransaction } from './transaction';
 
@@ -87,11 +87,29 @@ export class Ledger {
     together: (requests) => this.holdTogether(requests),
   });
 
-  /** provider_clearing −amount, merchant_available +(amount − fee), platform_fees +fee. */
+  /**
+   * provider_clearing −amount, merchant_available +(amount − fee), platform_fees +fee.
+   *
+   * Credits in their own transaction are batched as holds are (see `hold`): every payment of a
+   * merchant succeeding at once credits the same balance rows, and one statement for a burst
+   * (`postBatch`) holds them for as long as it runs, where a credit alone holds them across its
+   * last round trips. A batch with a payment credited before fails, and each credit then goes
+   * alone, where a repeat is told from a conflicting one.
+   */
   async creditPayment(input: CreditPayment, client?: PoolClient): Promise<Posted> {
     const posting = paymentPosting(validCreditPayment(input));
-    return inTransaction(this.pool, client, (tx) => this.postOnce(tx, posting));
+    if (client) return inTransaction(this.pool, client, (tx) => this.postOnce(tx, posting));
+    return this.credits.submit(posting);
   }
+
+  private readonly credits = new StatementBatcher<LedgerPosting, Posted>({
+    maxBatch: 64,
+    alone: (posting) => inTransaction(this.pool, undefined, (tx) => this.postOnce(tx, posting)),
+    together: async (postings) => {
+      await postBatch(this.pool, postings);
+      return postings.map(({ txnId }) => ({ txnId, posted: true }));
+    },
+  });
 
   /**
    * merchant_available −(amount + fee), merchant_pending +(amount + fee), or
@@ -103,7 +121,7 @@ export class Ledger {
    * job that gives an unclaimed payout hold back).
    *
    * Holds in their own transaction are batched (`StatementBatcher`): those asked for while one is
-   * on its way go next as one statement (`postHolds`), whose balance rows are locked once for all
+   * on its way go next as one statement (`postBatch`), whose balance rows are locked once for all
    * of them. A merchant's holds take turns on its balance rows, and a turn lasts as long as round
    * trips to a process that is busy answering others: one turn per batch instead of one per hold,
    * and one round trip per turn. A batch the balance cannot cover as a whole fails, and each of
@@ -127,9 +145,10 @@ export class Ledger {
   }
 
   private async holdTogether(requests: HoldRequest[]): Promise<Posted[]> {
-    await postHolds(
+    await postBatch(
       this.pool,
-      requests.map(({ hold }) => ({ hold, posting: holdPosting(hold) })),
+      requests.map(({ hold }) => holdPosting(hold)),
+      requests.map(({ hold }) => hold),
       requests.flatMap((request) => request.jobs),
     );
     return requests.map(({ hold }) => ({ txnId: hold.ref, posted: true }));

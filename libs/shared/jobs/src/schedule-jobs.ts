@@ -19,8 +19,8 @@ export interface JobChange {
  * last error start again from nothing, and its lease moves on, so a runner still running the
  * previous schedule neither deletes nor reschedules it when it finishes. A job set to null is
  * deleted, leased or not: whatever runs it finds nothing left to do or repeats work that is safe
- * to repeat. The ledger's batch of holds writes its due jobs with this same upsert inside its SQL
- * function (`ledger_post_holds`, migration `20261130000100_ledger_hold_batch`): change both.
+ * to repeat. The ledger's batch of postings writes its due jobs with this same upsert inside its
+ * SQL function (`ledger_post_batch`, migration `20261201000100_ledger_post_batch`): change both.
  */
 export async function scheduleJobs(tx: JobsTransaction, changes: JobChange[]): Promise<void> {
   const last = new Map<string, JobChange>();
