@@ -8,22 +8,22 @@
 --
 -- What it writes is what the postings wrote one by one, in the same order, as one transaction
 -- (the caller's statement): the batch's due jobs (the upsert of `scheduleJobs`, libs/shared/jobs);
--- each posting's transaction, entries and missing balance rows, and the hold row of those that
--- are holds; then every balance row's move, in (merchant, mode, account) order, the one order
--- every posting locks balance rows in. It fails, and writes nothing, when one of the transactions
--- was posted before (P0001) or when the balance does not cover the batch
--- (ledger_available_not_negative): the caller then posts each alone, where a repeat and a refusal
--- are told apart. `ledger_post_holds` is no longer called; it stays until no running release
--- calls it.
+-- each new posting's transaction, entries and missing balance rows, and the hold row of those
+-- that are holds; then every balance row's move by the new postings' entries, in (merchant, mode,
+-- account) order, the one order every posting locks balance rows in. A transaction posted before
+-- is left as it is and left out of the answer, the ids of the transactions this call posted: the
+-- caller posts it again alone, where a repeat is told from a conflicting one. The ids must differ
+-- within a batch. It fails, and writes nothing, when the balance does not cover the batch
+-- (ledger_available_not_negative): the caller then posts each alone, where a refusal is one
+-- posting's. `ledger_post_holds` is no longer called; it stays until no running release calls it.
 CREATE FUNCTION ledger_post_batch(
   p_transactions jsonb, -- [{txn_id, merchant_id, mode, kind}]
   p_entries      jsonb, -- [{txn_id, account, amount}]
-  p_moves        jsonb, -- [{merchant_id, mode, account, amount}]: one per balance row, summed
   p_holds        jsonb, -- [{ref, amount, fee}]: the transactions that are holds (ref = txn_id)
   p_jobs         jsonb  -- [{kind, reference, due_at}]
-) RETURNS void LANGUAGE plpgsql AS $$
+) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
-  v_recorded integer;
+  v_posted text[];
 BEGIN
   INSERT INTO jobs (kind, reference, due_at)
   SELECT kind, reference, due_at
@@ -58,16 +58,17 @@ BEGIN
       FROM jsonb_to_recordset(p_holds) AS h(ref text, amount bigint, fee bigint)
       JOIN txn ON txn.txn_id = h.ref
   )
-  SELECT count(*) INTO v_recorded FROM txn;
-  IF v_recorded <> jsonb_array_length(p_transactions) THEN
-    RAISE EXCEPTION 'A transaction of the batch was posted before: each goes alone';
-  END IF;
+  SELECT coalesce(array_agg(txn_id), '{}') INTO v_posted FROM txn;
 
   -- The rows exist (opened above), so each takes the update; the inserted 0 is only what
   -- Postgres checks the CHECK on before it looks for the conflict (see ledger.store.ts, MOVE).
   WITH moves AS (
-    SELECT * FROM jsonb_to_recordset(p_moves)
-      AS m(merchant_id text, mode text, account text, amount bigint)
+    SELECT t.merchant_id, t.mode, e.account, sum(e.amount)::bigint AS amount
+      FROM jsonb_to_recordset(p_transactions) AS t(txn_id text, merchant_id text, mode text)
+      JOIN jsonb_to_recordset(p_entries) AS e(txn_id text, account text, amount bigint)
+        USING (txn_id)
+     WHERE t.txn_id = ANY (v_posted)
+     GROUP BY 1, 2, 3
   )
   INSERT INTO ledger_balances AS b (merchant_id, mode, account, balance)
   SELECT merchant_id, mode, account, 0 FROM moves ORDER BY merchant_id, mode, account
@@ -75,5 +76,7 @@ BEGIN
   SET balance = b.balance + (SELECT m.amount FROM moves m
                               WHERE m.merchant_id = b.merchant_id AND m.mode = b.mode
                                 AND m.account = b.account);
+
+  RETURN QUERY SELECT unnest(v_posted);
 END;
 $$;

@@ -9,20 +9,21 @@ import type { HeldFunds, HoldRef, LedgerPosting } from '@xaalis/ledger-domain';
  */
 
 /**
- * Posts every posting of `postings`, the hold rows of `holds` (each a posting's own, by ref) and
- * `jobs` (due jobs, written exactly when the postings are), in one statement and so one
- * transaction: `ledger_post_batch` (migration `20261201000100_ledger_post_batch`), which moves
- * each balance row by the sum of the batch's entries for it. Throws, having written nothing, when
- * one of the transactions was posted before, when the balance does not cover the batch as a
- * whole, or for a job set to null: the caller then posts each alone, where `post` tells a repeat
- * from a refusal.
+ * Posts the postings of `postings` not posted before, the hold rows of `holds` (each a posting's
+ * own, by ref) and `jobs` (due jobs, written as they would be with each posting alone), in one
+ * statement and so one transaction: `ledger_post_batch` (migration
+ * `20261201000100_ledger_post_batch`), which moves each balance row by the sum of the new
+ * postings' entries for it. Answers the ids of the transactions it posted; one posted before is
+ * left as it is, for the caller to post alone, where a repeat is told from a conflicting one. The
+ * ids must differ. Throws, having written nothing, when the balance does not cover the batch as
+ * a whole, or for a job set to null: the caller then posts each alone.
  */
 export async function postBatch(
   db: Pick<Pool, 'query'>,
   postings: LedgerPosting[],
   holds: HeldFunds[] = [],
   jobs: JobChange[] = [],
-): Promise<void> {
+): Promise<Set<string>> {
   const due = jobs.map(({ kind, reference, dueAt }) => {
     if (dueAt === null) throw new TypeError(`A posting's job ${kind} ${reference} is not due`);
     return { kind, reference, due_at: dueAt.toISOString() };
@@ -36,29 +37,17 @@ export async function postBatch(
   const entries = postings.flatMap((posting) =>
     posting.entries.map((entry) => ({ txn_id: posting.txnId, ...entry })),
   );
-  const moves = new Map<
-    string,
-    { merchant_id: string; mode: Mode; account: string; amount: number }
-  >();
-  for (const posting of postings) {
-    for (const { account, amount } of posting.entries) {
-      const key = `${posting.merchantId} ${posting.mode} ${account}`;
-      const move = moves.get(key);
-      if (move) move.amount += amount;
-      else moves.set(key, { merchant_id: posting.merchantId, mode: posting.mode, account, amount });
-    }
-  }
-  await db.query({
+  const { rows } = await db.query<{ txn_id: string }>({
     name: 'ledger_post_batch',
-    text: 'SELECT ledger_post_batch($1::jsonb, $2::jsonb, $3::jsonb, $4::jsonb, $5::jsonb)',
+    text: 'SELECT txn_id FROM ledger_post_batch($1::jsonb, $2::jsonb, $3::jsonb, $4::jsonb) AS txn_id',
     values: [
       JSON.stringify(transactions),
       JSON.stringify(entries),
-      JSON.stringify([...moves.values()]),
       JSON.stringify(holds.map(({ ref, amount, fee }) => ({ ref, amount, fee }))),
       JSON.stringify(due),
     ],
   });
+  return new Set(rows.map((row) => row.txn_id));
 }
 
 /**

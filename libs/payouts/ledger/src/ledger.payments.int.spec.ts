@@ -165,6 +165,36 @@ describeWithPostgres('Ledger: payments', () => {
     expect((await balancesOf(db.pool, merchantId, 'test')).merchant_available).toBe(990);
   });
 
+  it('credits payments sent at once with a conflicting repeat among them: that one alone is refused', async () => {
+    const merchantId = newMerchantId();
+    const credit = (paymentId: string, amount: number) =>
+      ledger.creditPayment({ paymentId, merchantId, mode: 'test', amount, fee: 10 });
+    const repeated = newId('payment');
+    await credit(repeated, 1_000);
+
+    // Sent while the first is on its way, so the other four go as one batch, the repeats in it.
+    const outcomes = await Promise.allSettled([
+      credit(newId('payment'), 500),
+      credit(newId('payment'), 2_000),
+      credit(repeated, 3_000),
+      credit(repeated, 1_000),
+      credit(newId('payment'), 4_000),
+    ]);
+
+    expect(
+      outcomes.map((outcome) =>
+        outcome.status === 'fulfilled'
+          ? outcome.value.posted
+          : (outcome.reason as DomainError).code,
+      ),
+    ).toEqual([true, true, 'idempotency_conflict', false, true]);
+    expect(await balancesOf(db.pool, merchantId, 'test')).toEqual({
+      merchant_available: 990 + 490 + 1_990 + 3_990,
+      platform_fees: 40,
+      provider_clearing: -7_500,
+    });
+  });
+
   it('refuses the same payment id for another merchant', async () => {
     const paymentId = newId('payment');
     const first = newMerchantId();

@@ -93,8 +93,8 @@ export class Ledger {
    * Credits in their own transaction are batched as holds are (see `hold`): every payment of a
    * merchant succeeding at once credits the same balance rows, and one statement for a burst
    * (`postBatch`) holds them for as long as it runs, where a credit alone holds them across its
-   * last round trips. A batch with a payment credited before fails, and each credit then goes
-   * alone, where a repeat is told from a conflicting one.
+   * last round trips. A payment credited before (a redelivery, a refund's `credit_first`) is
+   * left out by the statement and goes alone, where a repeat is told from a conflicting one.
    */
   async creditPayment(input: CreditPayment, client?: PoolClient): Promise<Posted> {
     const posting = paymentPosting(validCreditPayment(input));
@@ -104,12 +104,21 @@ export class Ledger {
 
   private readonly credits = new StatementBatcher<LedgerPosting, Posted>({
     maxBatch: 64,
-    alone: (posting) => inTransaction(this.pool, undefined, (tx) => this.postOnce(tx, posting)),
+    alone: (posting) => this.creditAlone(posting),
     together: async (postings) => {
-      await postBatch(this.pool, postings);
-      return postings.map(({ txnId }) => ({ txnId, posted: true }));
+      const firsts = firstOfEachId(postings, ({ txnId }) => txnId);
+      const posted = await postBatch(this.pool, [...firsts]);
+      return postings.map((posting) =>
+        firsts.has(posting) && posted.has(posting.txnId)
+          ? { txnId: posting.txnId, posted: true }
+          : this.creditAlone(posting),
+      );
     },
   });
+
+  private creditAlone(posting: LedgerPosting): Promise<Posted> {
+    return inTransaction(this.pool, undefined, (tx) => this.postOnce(tx, posting));
+  }
 
   /**
    * merchant_available −(amount + fee), merchant_pending +(amount + fee), or
@@ -125,7 +134,7 @@ export class Ledger {
    * of them. A merchant's holds take turns on its balance rows, and a turn lasts as long as round
    * trips to a process that is busy answering others: one turn per batch instead of one per hold,
    * and one round trip per turn. A batch the balance cannot cover as a whole fails, and each of
-   * its holds is then tried alone.
+   * its holds is then tried alone; a hold posted before goes alone too (a repeat).
    */
   async hold(input: Hold, client?: PoolClient, jobs: JobChange[] = []): Promise<Posted> {
     const hold = validHold(input);
@@ -144,14 +153,19 @@ export class Ledger {
     });
   }
 
-  private async holdTogether(requests: HoldRequest[]): Promise<Posted[]> {
-    await postBatch(
+  private async holdTogether(requests: HoldRequest[]): Promise<Array<Posted | Promise<Posted>>> {
+    const firsts = firstOfEachId(requests, ({ hold }) => hold.ref);
+    const posted = await postBatch(
       this.pool,
-      requests.map(({ hold }) => holdPosting(hold)),
-      requests.map(({ hold }) => hold),
-      requests.flatMap((request) => request.jobs),
+      [...firsts].map(({ hold }) => holdPosting(hold)),
+      [...firsts].map(({ hold }) => hold),
+      [...firsts].flatMap((request) => request.jobs),
     );
-    return requests.map(({ hold }) => ({ txnId: hold.ref, posted: true }));
+    return requests.map((request) =>
+      firsts.has(request) && posted.has(request.hold.ref)
+        ? { txnId: request.hold.ref, posted: true }
+        : this.holdAlone(request),
+    );
   }
 
   /**
@@ -289,4 +303,11 @@ function ended(
   return end.status === 'settled'
     ? { outcome: 'settled', settledTo: end.settledTo, txnId: settledTxnId(ref) }
     : { outcome: 'released', txnId: releasedTxnId(ref) };
+}
+
+/** The first of each id, in order: a batch statement takes each transaction id once. */
+function firstOfEachId<T>(items: T[], idOf: (item: T) => string): Set<T> {
+  const firsts = new Map<string, T>();
+  for (const item of items) if (!firsts.has(idOf(item))) firsts.set(idOf(item), item);
+  return new Set(firsts.values());
 }

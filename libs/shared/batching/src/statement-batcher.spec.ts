@@ -116,6 +116,35 @@ describe('StatementBatcher', () => {
     await expect(Promise.all(waiting)).resolves.toEqual(['b!', 'c!']);
   });
 
+  it('answers an item the batch left out with its own promise, which fails alone, and moves on', async () => {
+    const sent: string[][] = [];
+    const alone = async (item: string) => {
+      sent.push([item]);
+      if (item.startsWith('bad')) throw new Error(`${item} refused`);
+      return `${item} alone`;
+    };
+    const group = new StatementBatcher<string, string>({
+      alone,
+      // The statement takes the items not marked `again`; those go alone afterwards.
+      together: async (items) => {
+        sent.push(items);
+        return items.map((item) => (item.endsWith('again') ? alone(item) : `${item} together`));
+      },
+      maxBatch: 4,
+    });
+    const first = group.submit('a');
+    const waiting = ['b', 'bad again', 'c again'].map((item) =>
+      group.submit(item).catch((e: Error) => e.message),
+    );
+    await expect(first).resolves.toBe('a alone');
+    await expect(Promise.all(waiting)).resolves.toEqual([
+      'b together',
+      'bad again refused',
+      'c again alone',
+    ]);
+    expect(sent).toEqual([['a'], ['b', 'bad again', 'c again'], ['bad again'], ['c again']]);
+  });
+
   it('refuses a maxBatch under 2', () => {
     expect(
       () => new StatementBatcher({ alone: async () => 1, together: async () => [], maxBatch: 1 }),

@@ -16,8 +16,12 @@
 export interface StatementBatcherOptions<Item, Result> {
   /** One item in its own statement. */
   alone(item: Item): Promise<Result>;
-  /** Two to `maxBatch` items in one statement; one result per item, in the items' order. */
-  together(items: Item[]): Promise<Result[]>;
+  /**
+   * Two to `maxBatch` items in one statement; one result per item, in the items' order. An item
+   * the statement left to be sent on its own (a repeat, say) may be answered by a promise of its
+   * own, `alone`'s: it settles that item only, and the lane moves on without waiting for it.
+   */
+  together(items: Item[]): Promise<Array<Result | Promise<Result>>>;
   /** Items in one statement at most (the statement's parameters are bounded). */
   maxBatch: number;
 }
@@ -29,7 +33,7 @@ interface Waiting<Item, Result> {
 
 export class StatementBatcher<Item, Result> {
   private readonly alone: (item: Item) => Promise<Result>;
-  private readonly together: (items: Item[]) => Promise<Result[]>;
+  private readonly together: (items: Item[]) => Promise<Array<Result | Promise<Result>>>;
   private readonly maxBatch: number;
   /** Items waiting for the statement on its way to come back. */
   private queue: Array<Waiting<Item, Result>> = [];
@@ -70,7 +74,7 @@ export class StatementBatcher<Item, Result> {
   }
 
   private async sendTogether(batch: Array<Waiting<Item, Result>>): Promise<void> {
-    let results: Result[];
+    let results: Array<Result | Promise<Result>>;
     try {
       results = await this.together(batch.map((waiting) => waiting.item));
       if (results.length !== batch.length) {
