@@ -7,10 +7,8 @@ import type { Pool, PoolClient } from 'pg';
 import {
   holdPosting,
   paymentPosting,
-  releasedTxnId,
   releasePosting,
   reversePosting,
-  settledTxnId,
   settlePosting,
   validCreditPayment,
   validHold,
@@ -25,19 +23,21 @@ import {
   type ReleaseHold,
   type ReverseHold,
   type SettleHold,
-  type SettlementAccount,
 } from '@xaalis/ledger-domain';
 import { insufficientFunds } from './insufficient-funds';
-import { lockForEndings, postBatch } from './ledger-batches.store';
-import { endHold, holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
-import { inTransaction } from './transaction';
+import {
+  endHeld,
+  ended,
+  endTogether,
+  type Ending,
+  type HoldEnd,
+  type HoldEnded,
+} from './hold-endings';
+import { postBatch } from './ledger-batches.store';
 
-/** A hold to settle or release, and the posting that does it. */
-interface Ending {
-  ref: HoldRef;
-  end: Exclude<HoldStatus, { status: 'held' }>;
-  posting: (held: HeldFunds) => LedgerPosting;
-}
+export type { HoldEnded, HoldOutcome } from './hold-endings';
+import { holdStatus, lockHold, post, recordHold, type HoldStatus } from './ledger.store';
+import { inTransaction } from './transaction';
 
 interface HoldRequest {
   hold: Required<Hold>;
@@ -47,21 +47,6 @@ interface HoldRequest {
 export interface Posted {
   txnId: string;
   /** False when this transaction id was posted before: nothing changed. */
-  posted: boolean;
-}
-
-export type HoldOutcome = 'settled' | 'released' | 'reversed';
-
-/** A hold's ending. Settling and releasing report only `HoldEnded<'settled' | 'released'>`. */
-export interface HoldEnded<Outcome extends HoldOutcome = HoldOutcome> {
-  ref: HoldRef;
-  /** What became of the hold: by this call when `posted`, else by the call that came first. */
-  outcome: Outcome;
-  /** Where the money went, when settled; where it came back from, when reversed. */
-  settledTo?: SettlementAccount;
-  /** The settling, releasing or reversing transaction (this call's, or the first one's). */
-  txnId: string;
-  /** False when the hold had already been settled, released or reversed: nothing changed. */
   posted: boolean;
 }
 
@@ -105,15 +90,13 @@ export class Ledger {
   private readonly credits = new StatementBatcher<LedgerPosting, Posted>({
     maxBatch: 64,
     alone: (posting) => this.creditAlone(posting),
-    together: async (postings) => {
-      const firsts = firstOfEachId(postings, ({ txnId }) => txnId);
-      const posted = await postBatch(this.pool, [...firsts]);
-      return postings.map((posting) =>
-        firsts.has(posting) && posted.has(posting.txnId)
-          ? { txnId: posting.txnId, posted: true }
-          : this.creditAlone(posting),
-      );
-    },
+    together: (postings) =>
+      this.postTogether(
+        postings,
+        ({ txnId }) => txnId,
+        (batch) => postBatch(this.pool, batch),
+        (posting) => this.creditAlone(posting),
+      ),
   });
 
   private creditAlone(posting: LedgerPosting): Promise<Posted> {
@@ -153,19 +136,43 @@ export class Ledger {
     });
   }
 
-  private async holdTogether(requests: HoldRequest[]): Promise<Array<Posted | Promise<Posted>>> {
-    const firsts = firstOfEachId(requests, ({ hold }) => hold.ref);
-    const posted = await postBatch(
-      this.pool,
-      [...firsts].map(({ hold }) => holdPosting(hold)),
-      [...firsts].map(({ hold }) => hold),
-      [...firsts].flatMap((request) => request.jobs),
+  private holdTogether(requests: HoldRequest[]): Promise<Array<Posted | Promise<Posted>>> {
+    return this.postTogether(
+      requests,
+      ({ hold }) => hold.ref,
+      (batch) =>
+        postBatch(
+          this.pool,
+          batch.map(({ hold }) => holdPosting(hold)),
+          batch.map(({ hold }) => hold),
+          batch.flatMap(({ jobs }) => jobs),
+        ),
+      (request) => this.holdAlone(request),
     );
-    return requests.map((request) =>
-      firsts.has(request) && posted.has(request.hold.ref)
-        ? { txnId: request.hold.ref, posted: true }
-        : this.holdAlone(request),
-    );
+  }
+
+  /**
+   * A batch in one statement (`send`, a `postBatch`), each transaction id once: a request whose
+   * posting the statement did not post (made before, or its id twice in the batch) is answered
+   * by `alone`, after it.
+   */
+  private async postTogether<Request>(
+    requests: Request[],
+    txnIdOf: (request: Request) => string,
+    send: (batch: Request[]) => Promise<Set<string>>,
+    alone: (request: Request) => Promise<Posted>,
+  ): Promise<Array<Posted | Promise<Posted>>> {
+    const firsts = new Map<string, Request>();
+    for (const request of requests) {
+      if (!firsts.has(txnIdOf(request))) firsts.set(txnIdOf(request), request);
+    }
+    const posted = await send([...firsts.values()]);
+    return requests.map((request) => {
+      const txnId = txnIdOf(request);
+      return firsts.get(txnId) === request && posted.has(txnId)
+        ? { txnId, posted: true }
+        : alone(request);
+    });
   }
 
   /**
@@ -211,7 +218,7 @@ export class Ledger {
       switch (status.status) {
         case 'held':
           // Locked and held, so the release below cannot find it ended by anyone else.
-          return this.endHeld(tx, { ref, end: { status: 'released' }, posting: releasePosting });
+          return endHeld(tx, { ref, end: { status: 'released' }, posting: releasePosting });
         case 'settled': {
           const { txnId, posted } = await this.postOnce(tx, reversePosting(held, status.settledTo));
           return { ref, outcome: 'reversed', settledTo: status.settledTo, txnId, posted };
@@ -242,72 +249,24 @@ export class Ledger {
 
   private endHold(
     ref: HoldRef,
-    end: Exclude<HoldStatus, { status: 'held' }>,
+    end: HoldEnd,
     client: PoolClient | undefined,
     posting: (held: HeldFunds) => LedgerPosting,
   ): Promise<HoldEnded<'settled' | 'released'>> {
     const ending = { ref, end, posting };
-    if (client) return this.endHeld(client, ending);
+    if (client) return endHeld(client, ending);
     return this.endings.submit(ending);
   }
 
   /**
    * Settlements and releases in their own transaction, batched as holds are (see `hold`): those
    * asked for while one is on its way end together, in one transaction, so that a burst of them
-   * takes a merchant's balance rows once and one connection, not one of each per hold. What they
-   * will write is locked first, in the ledger's one lock order (`lockForEndings`).
+   * takes a merchant's balance rows once and one connection, not one of each per hold
+   * (`endTogether`).
    */
   private readonly endings = new StatementBatcher<Ending, HoldEnded<'settled' | 'released'>>({
     maxBatch: 64,
-    alone: (ending) => inTransaction(this.pool, undefined, (tx) => this.endHeld(tx, ending)),
-    together: (endings) =>
-      inTransaction(this.pool, undefined, async (tx) => {
-        const merchants = await lockForEndings(
-          tx,
-          endings.map((ending) => ending.ref),
-        );
-        const order = endings
-          .map((ending, index) => ({ ending, index, merchant: merchants.get(ending.ref) ?? '' }))
-          .sort((a, b) => (a.merchant < b.merchant ? -1 : a.merchant > b.merchant ? 1 : 0));
-        const results: Array<HoldEnded<'settled' | 'released'>> = [];
-        for (const { ending, index } of order) results[index] = await this.endHeld(tx, ending);
-        return results;
-      }),
+    alone: (ending) => inTransaction(this.pool, undefined, (tx) => endHeld(tx, ending)),
+    together: (endings) => inTransaction(this.pool, undefined, (tx) => endTogether(tx, endings)),
   });
-
-  private async endHeld(
-    tx: PoolClient,
-    { ref, end, posting }: Ending,
-  ): Promise<HoldEnded<'settled' | 'released'>> {
-    // Twice at most: a hold committed between the update and the read shows up as `held`.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const held = await endHold(tx, ref, end);
-      if (held) {
-        const { txnId, posted } = await this.postOnce(tx, posting(held));
-        // The hold row's status guards its ending, so the ending's id cannot be taken already.
-        if (!posted) throw new Error(`Ledger transaction ${txnId} exists for a hold still held`);
-        return { ref, ...ended(ref, end), posted: true };
-      }
-      const status = await holdStatus(tx, ref);
-      if (status === null) throw notFound(`ledger hold ${ref}`);
-      if (status.status !== 'held') return { ref, ...ended(ref, status), posted: false };
-    }
-    throw new Error(`Ledger hold ${ref} could neither be ended nor read as ended`);
-  }
-}
-
-function ended(
-  ref: HoldRef,
-  end: Exclude<HoldStatus, { status: 'held' }>,
-): Pick<HoldEnded<'settled' | 'released'>, 'outcome' | 'settledTo' | 'txnId'> {
-  return end.status === 'settled'
-    ? { outcome: 'settled', settledTo: end.settledTo, txnId: settledTxnId(ref) }
-    : { outcome: 'released', txnId: releasedTxnId(ref) };
-}
-
-/** The first of each id, in order: a batch statement takes each transaction id once. */
-function firstOfEachId<T>(items: T[], idOf: (item: T) => string): Set<T> {
-  const firsts = new Map<string, T>();
-  for (const item of items) if (!firsts.has(idOf(item))) firsts.set(idOf(item), item);
-  return new Set(firsts.values());
 }
