@@ -15,13 +15,20 @@ import {
   PAYMENTS_TEST_HELPER,
   reply,
 } from '@xaalis/contracts';
-import { PaymentsService, RefundsService } from '@xaalis/payments-application';
+import {
+  CustomerPaymentsService,
+  PaymentsService,
+  ProviderOutcomes,
+  RefundsService,
+} from '@xaalis/payments-application';
 
 /** The payments app's request-reply patterns; each payload is validated by `reply`. */
 @Controller()
 export class PaymentsHandler {
   constructor(
     private readonly payments: PaymentsService,
+    private readonly customers: CustomerPaymentsService,
+    private readonly providers: ProviderOutcomes,
     private readonly refunds: RefundsService,
   ) {}
 
@@ -47,27 +54,27 @@ export class PaymentsHandler {
 
   @MessagePattern(PAYMENTS_PUBLIC_GET)
   publicGet(@Payload() payload: unknown) {
-    return reply(PAYMENTS_PUBLIC_GET, payload, (request) => this.payments.publicGet(request));
+    return reply(PAYMENTS_PUBLIC_GET, payload, (request) => this.customers.publicGet(request));
   }
 
   @MessagePattern(PAYMENTS_PUBLIC_PAY)
   pay(@Payload() payload: unknown) {
-    return reply(PAYMENTS_PUBLIC_PAY, payload, (request) => this.payments.pay(request));
+    return reply(PAYMENTS_PUBLIC_PAY, payload, (request) => this.customers.pay(request));
   }
 
   @MessagePattern(PAYMENTS_SANDBOX_GET)
   sandboxPage(@Payload() payload: unknown) {
-    return reply(PAYMENTS_SANDBOX_GET, payload, (request) => this.payments.sandboxPage(request));
+    return reply(PAYMENTS_SANDBOX_GET, payload, (request) => this.customers.sandboxPage(request));
   }
 
   @MessagePattern(PAYMENTS_SANDBOX_ACT)
   sandboxAct(@Payload() payload: unknown) {
-    return reply(PAYMENTS_SANDBOX_ACT, payload, (request) => this.payments.sandboxAct(request));
+    return reply(PAYMENTS_SANDBOX_ACT, payload, (request) => this.customers.sandboxAct(request));
   }
 
   @MessagePattern(PAYMENTS_PROVIDER_NOTIFY)
   notify(@Payload() payload: unknown) {
-    return reply(PAYMENTS_PROVIDER_NOTIFY, payload, (request) => this.payments.notify(request));
+    return reply(PAYMENTS_PROVIDER_NOTIFY, payload, (request) => this.providers.notify(request));
   }
 
   @MessagePattern(PAYMENTS_REFUND_CREATE)

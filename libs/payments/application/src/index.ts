@@ -1,5 +1,7 @@
 export * from './payments-application.module';
 export * from './payments.service';
+export * from './customer-payments.service';
+export * from './provider-outcomes';
 export * from './refunds.service';
 export * from './payment-jobs.kinds';
 export * from './jobs/payment-job-scheduler';

@@ -9,8 +9,10 @@ import { PaymentCommands } from './payment.commands.service';
 import { PaymentQueries } from './payment.queries';
 import { paymentsProjection } from './payments.projection';
 import { PaymentsForwarder } from './payments-forwarder';
+import { CustomerPaymentsService } from './customer-payments.service';
 import { PaymentsService } from './payments.service';
 import { LIVE_PROVIDERS, PAYMENTS_PROJECTION_RUNNER } from './payments.tokens';
+import { ProviderOutcomes } from './provider-outcomes';
 import { ProviderStarter } from './provider-starter';
 import { RefundsService } from './refunds.service';
 
@@ -37,10 +39,19 @@ export function paymentsProjections(): Projection[] {
     PaymentCommands,
     ProviderStarter,
     PaymentsService,
+    CustomerPaymentsService,
+    ProviderOutcomes,
     RefundsService,
     ...paymentJobProviders,
     PaymentsForwarder,
   ],
-  exports: [PaymentsService, RefundsService, PAYMENT_JOB_SCHEDULER, PAYMENTS_PROJECTION_RUNNER],
+  exports: [
+    PaymentsService,
+    CustomerPaymentsService,
+    ProviderOutcomes,
+    RefundsService,
+    PAYMENT_JOB_SCHEDULER,
+    PAYMENTS_PROJECTION_RUNNER,
+  ],
 })
 export class PaymentsApplicationModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK } from '@xaalis/config';
 import type { Clock } from '@xaalis/kernel';
 import type { Payment } from '@xaalis/payments-domain';
-import { PaymentsService } from '../payments.service';
+import { ProviderOutcomes } from '../provider-outcomes';
 import { LIVE_PROVIDERS } from '../payments.tokens';
 import type { LiveProviders } from '../provider-starter';
 
@@ -15,7 +15,7 @@ export class ProviderLookup {
   constructor(
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LIVE_PROVIDERS) private readonly live: LiveProviders,
-    private readonly payments: PaymentsService,
+    private readonly outcomes: ProviderOutcomes,
   ) {}
 
   /** True when the provider's answer ended the payment. */
@@ -28,7 +28,7 @@ export class ProviderLookup {
     const now = this.clock.now();
     switch (status.status) {
       case 'succeeded':
-        await this.payments.applyProviderOutcome(
+        await this.outcomes.apply(
           payment,
           {
             outcome: 'succeeded',
@@ -40,7 +40,7 @@ export class ProviderLookup {
         );
         return true;
       case 'failed':
-        await this.payments.applyProviderOutcome(
+        await this.outcomes.apply(
           payment,
           {
             outcome: 'failed',
@@ -53,7 +53,7 @@ export class ProviderLookup {
         return true;
       case 'pending':
         if (status.providerReference !== null && payment.providerReference === null) {
-          await this.payments.applyProviderOutcome(
+          await this.outcomes.apply(
             payment,
             {
               outcome: 'pending',
