@@ -11,7 +11,7 @@ import {
 import { EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { ProjectionRunner } from '@xaalis/database';
 import { foldStream, type EventStore } from '@xaalis/event-store';
-import { requireCursor } from '@xaalis/http';
+import { requireCursor, requireOwnCursor } from '@xaalis/http';
 import { notFound, type InvoiceStatus, type Mode, type SubscriptionStatus } from '@xaalis/kernel';
 import { BillingCommands } from './billing.commands';
 import { BILLING_PROJECTION_RUNNER } from './billing.tokens';
@@ -103,14 +103,7 @@ export class BillingQueries {
     page: Page & { status?: SubscriptionStatus },
   ): Promise<Subscription[]> {
     await this.readModelsCaughtUp();
-    if (page.startingAfter !== undefined) {
-      const { rows } = await this.pool.query({
-        name: 'subscriptions_cursor',
-        text: 'SELECT 1 FROM subscriptions WHERE id = $1 AND merchant_id = $2 AND mode = $3',
-        values: [page.startingAfter, merchantId, mode],
-      });
-      requireCursor(rows[0], page.startingAfter);
-    }
+    await requireOwnCursor(this.pool, 'subscriptions', { merchantId, mode }, page.startingAfter);
     const { rows } = await this.pool.query<{ state: StoredSubscription }>({
       name: 'subscriptions_list',
       text: `SELECT state FROM subscriptions

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { ProjectionRunner } from '@xaalis/database';
 import type { EventStore } from '@xaalis/event-store';
-import { requireCursor } from '@xaalis/http';
+import { requireOwnCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
 import {
   exists,
@@ -71,7 +71,7 @@ export class PaymentQueries {
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async list(merchantId: string, mode: Mode, query: PaymentListQuery): Promise<Payment[]> {
     await this.readModelsCaughtUp();
-    await this.requireOwnCursor('payments', merchantId, mode, query.startingAfter);
+    await requireOwnCursor(this.pool, 'payments', { merchantId, mode }, query.startingAfter);
     const { rows } = await this.pool.query<{ state: Payment }>({
       name: 'payments_list',
       text: `SELECT state FROM payments
@@ -105,7 +105,7 @@ export class PaymentQueries {
   /** Newest first, `limit + 1` rows; of one payment when `paymentId` is given. */
   async listRefunds(merchantId: string, mode: Mode, query: RefundListQuery): Promise<RefundRow[]> {
     await this.readModelsCaughtUp();
-    await this.requireOwnCursor('refunds', merchantId, mode, query.startingAfter);
+    await requireOwnCursor(this.pool, 'refunds', { merchantId, mode }, query.startingAfter);
     const { rows } = await this.pool.query<RefundRow>({
       name: 'refunds_list',
       text: `SELECT ${REFUND_COLUMNS} FROM refunds
@@ -123,22 +123,6 @@ export class PaymentQueries {
       ],
     });
     return rows;
-  }
-
-  /** CONTRACT 4: a `starting_after` that is not one of the caller's rows is a 404. */
-  private async requireOwnCursor(
-    table: 'payments' | 'refunds',
-    merchantId: string,
-    mode: Mode,
-    startingAfter: string | undefined,
-  ): Promise<void> {
-    if (startingAfter === undefined) return;
-    const { rows } = await this.pool.query({
-      name: `${table}_cursor`,
-      text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
-      values: [startingAfter, merchantId, mode],
-    });
-    requireCursor(rows[0], startingAfter);
   }
 
   /**

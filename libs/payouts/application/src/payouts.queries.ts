@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { EVENT_STORE, PG_POOL } from '@xaalis/config';
 import type { ProjectionRunner } from '@xaalis/database';
 import { foldStream, type EventStore } from '@xaalis/event-store';
-import { requireCursor } from '@xaalis/http';
+import { requireOwnCursor } from '@xaalis/http';
 import { notFound, type Mode } from '@xaalis/kernel';
 import {
   agentWalletExists,
@@ -108,7 +108,7 @@ export class PayoutsQueries {
   /** Newest first, `limit + 1` rows (the extra one only says there is more). */
   async listWallets(merchantId: string, mode: Mode, page: Page): Promise<AgentWalletObject[]> {
     await this.readModelsCaughtUp();
-    await this.requireOwnCursor('agent_wallets', merchantId, mode, page.startingAfter);
+    await requireOwnCursor(this.pool, 'agent_wallets', { merchantId, mode }, page.startingAfter);
     const { rows } = await this.pool.query<{ object: AgentWalletObject }>({
       name: 'agent_wallets_list',
       text: `SELECT object FROM agent_wallets
@@ -129,7 +129,7 @@ export class PayoutsQueries {
   ): Promise<Payout[]> {
     await this.wallet(merchantId, mode, walletId);
     await this.readModelsCaughtUp();
-    await this.requireOwnCursor('payouts', merchantId, mode, page.startingAfter);
+    await requireOwnCursor(this.pool, 'payouts', { merchantId, mode }, page.startingAfter);
     const { rows } = await this.pool.query<{ state: Payout }>({
       name: 'payouts_wallet_list',
       text: `SELECT state FROM payouts
@@ -148,22 +148,6 @@ export class PayoutsQueries {
       ],
     });
     return rows.map((row) => row.state);
-  }
-
-  /** CONTRACT 4: a `starting_after` that is not one of the caller's rows is a 404. */
-  private async requireOwnCursor(
-    table: 'agent_wallets' | 'payouts',
-    merchantId: string,
-    mode: Mode,
-    startingAfter: string | undefined,
-  ): Promise<void> {
-    if (startingAfter === undefined) return;
-    const { rows } = await this.pool.query({
-      name: `${table}_cursor`,
-      text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
-      values: [startingAfter, merchantId, mode],
-    });
-    requireCursor(rows[0], startingAfter);
   }
 
   /**

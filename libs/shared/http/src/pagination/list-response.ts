@@ -1,4 +1,5 @@
-import { DomainError } from '@xaalis/kernel';
+import { DomainError, type Mode } from '@xaalis/kernel';
+import type { Pool } from 'pg';
 
 export interface ListResponse<T> {
   object: 'list';
@@ -33,6 +34,31 @@ export function unknownCursor(startingAfter: string): DomainError {
 export function requireCursor<T>(row: T | null | undefined, startingAfter: string): T {
   if (row === null || row === undefined) throw unknownCursor(startingAfter);
   return row;
+}
+
+/** A read model's table name as the code spells it: never anything a client sent. */
+const TABLE_NAME = /^[a-z_]+$/;
+
+/**
+ * CONTRACT 4 for a list of one merchant's rows in one mode: a `starting_after` that is not one of
+ * them (unknown, another merchant's, the other mode's) is the 404 of `requireCursor`. Nothing to
+ * check without one. `table` is the list's read-model table, whose rows carry `id`,
+ * `merchant_id` and `mode`.
+ */
+export async function requireOwnCursor(
+  db: Pick<Pool, 'query'>,
+  table: string,
+  owner: { merchantId: string; mode: Mode },
+  startingAfter: string | undefined,
+): Promise<void> {
+  if (startingAfter === undefined) return;
+  if (!TABLE_NAME.test(table)) throw new TypeError(`Not a table name: ${table}`);
+  const { rows } = await db.query({
+    name: `${table}_cursor`,
+    text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,
+    values: [startingAfter, owner.merchantId, owner.mode],
+  });
+  requireCursor(rows[0], startingAfter);
 }
 
 /** A bus list reply (CONTRACT 4 without `object`, see contracts' `ListReply`) as the HTTP list. */
