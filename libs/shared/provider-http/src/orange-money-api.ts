@@ -1,7 +1,13 @@
 import type { OrangeMoneyConfig } from '@xaalis/config';
 import { DomainError, systemClock } from '@xaalis/kernel';
 import { OrangeMoneyTokens } from './orange-money-token';
-import { callProvider, type FetchFn, type ProviderResponse } from './provider-http';
+import {
+  callProvider,
+  describeAnswer,
+  isSuccess,
+  type FetchFn,
+  type ProviderResponse,
+} from './provider-http';
 import type { ProviderOptions } from './provider-options';
 
 export interface OrangeMoneyCredentials {
@@ -16,6 +22,13 @@ export interface OrangeMoneyCredentials {
  * no answer about a transfer for a payout.
  */
 export type OrangeMoneyResponse = ProviderResponse | { kind: 'token_refused'; reason: string };
+
+/**
+ * Sonatel's transactions under one reference, as it sent them (each adapter reads the kind it
+ * made), or why there is no answer to read: the question is asked again later.
+ */
+export type OrangeMoneySearch =
+  { kind: 'found'; transactions: unknown[] } | { kind: 'unknown'; reason: string };
 
 /**
  * Sonatel's Orange Money API as both contexts call it: the OAuth2 client-credentials token
@@ -78,6 +91,27 @@ export class OrangeMoneyApi {
       }
       return response;
     }
+  }
+
+  /** The transactions made under `reference` (a payment's or a payout's id): what lookups ask. */
+  async transactionsByReference(reference: string): Promise<OrangeMoneySearch> {
+    this.credentials();
+    // No `type` filter: Sonatel's search returns nothing when one is given; we filter ourselves.
+    const response = await this.authorized(
+      'GET',
+      `/api/eWallet/v1/transactions?reference=${encodeURIComponent(reference)}`,
+    );
+    if (response.kind !== 'answered') return { kind: 'unknown', reason: response.reason };
+    if (!isSuccess(response.status)) {
+      return {
+        kind: 'unknown',
+        reason: describeAnswer('orange_money', response.status, response.json),
+      };
+    }
+    if (!Array.isArray(response.json)) {
+      return { kind: 'unknown', reason: 'unreadable Orange Money transaction search' };
+    }
+    return { kind: 'found', transactions: response.json };
   }
 
   private requestToken(): Promise<ProviderResponse> {

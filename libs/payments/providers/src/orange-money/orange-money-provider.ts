@@ -76,23 +76,9 @@ export class OrangeMoneyProvider implements LivePaymentProvider {
   }
 
   async lookup(input: PaymentLookup): Promise<ProviderPaymentStatus> {
-    this.api.credentials();
-    // No `type` filter: Sonatel's search returns nothing when one is given; we filter ourselves.
-    const response = await this.api.authorized(
-      'GET',
-      `/api/eWallet/v1/transactions?reference=${encodeURIComponent(input.paymentId)}`,
-    );
-    if (response.kind !== 'answered') return { status: 'unknown', reason: response.reason };
-    if (!isSuccess(response.status)) {
-      return {
-        status: 'unknown',
-        reason: describeAnswer('orange_money', response.status, response.json),
-      };
-    }
-    if (!Array.isArray(response.json)) {
-      return { status: 'unknown', reason: 'unreadable Orange Money transaction search' };
-    }
-    const found = response.json
+    const search = await this.api.transactionsByReference(input.paymentId);
+    if (search.kind === 'unknown') return { status: 'unknown', reason: search.reason };
+    const found = search.transactions
       .map(readOrangeTransaction)
       .filter((transaction): transaction is OrangeTransaction => transaction !== null);
     return orangeLookupStatus(input, found);

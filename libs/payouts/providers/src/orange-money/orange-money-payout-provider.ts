@@ -84,23 +84,9 @@ export class OrangeMoneyPayoutProvider implements LivePayoutProvider {
   }
 
   async lookup(input: PayoutLookup): Promise<PayoutProviderStatus> {
-    this.api.credentials();
-    // No `type` filter: Sonatel's search returns nothing when one is given; we filter ourselves.
-    const response = await this.api.authorized(
-      'GET',
-      `/api/eWallet/v1/transactions?reference=${encodeURIComponent(input.payoutId)}`,
-    );
-    if (response.kind !== 'answered') return { status: 'unknown', reason: response.reason };
-    if (!isSuccess(response.status)) {
-      return {
-        status: 'unknown',
-        reason: describeAnswer('orange_money', response.status, response.json),
-      };
-    }
-    if (!Array.isArray(response.json)) {
-      return { status: 'unknown', reason: 'unreadable Orange Money transaction search' };
-    }
-    const found = response.json.map(readOrangeCashIn);
+    const search = await this.api.transactionsByReference(input.payoutId);
+    if (search.kind === 'unknown') return { status: 'unknown', reason: search.reason };
+    const found = search.transactions.map(readOrangeCashIn);
     if (found.some((transaction) => transaction === null)) {
       return { status: 'unknown', reason: 'unreadable Orange Money transaction' };
     }
