@@ -13,6 +13,8 @@ export interface BusOptions {
   broker?: InProcessBroker;
   /** Consumer fetch wait; see `KafkaBusOptions.maxWaitTimeInMs`. */
   kafkaMaxWaitMs?: number;
+  /** Consumer group session; see `KafkaBusOptions.sessionTimeoutMs`. */
+  kafkaSessionTimeoutMs?: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export function createBusClient(app: AppName, options: BusOptions): BusClient {
       brokers: mode.brokers,
       app,
       maxWaitTimeInMs: options.kafkaMaxWaitMs,
+      sessionTimeoutMs: options.kafkaSessionTimeoutMs,
       producerOnly: asks.length === 0,
     }).options,
   );
@@ -64,6 +67,7 @@ export function busServerStrategy(app: AppName, options: BusOptions): CustomStra
         brokers: mode.brokers,
         app,
         maxWaitTimeInMs: options.kafkaMaxWaitMs,
+        sessionTimeoutMs: options.kafkaSessionTimeoutMs,
       }).options,
     ),
   };

@@ -47,6 +47,12 @@ export interface XaalisConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Tests make Kafka consumers poll fast; production keeps the kafkajs default. */
   kafkaMaxWaitMs: number;
+  /**
+   * How long a Kafka consumer group keeps a member that stopped heartbeating: after a crash, how
+   * long the restarted app waits to read again. Bounds: Kafka's default group.min and
+   * group.max.session.timeout.ms.
+   */
+  kafkaSessionTimeoutMs: number;
   /** A test run that needs kcat or Postgres fails instead of skipping. */
   requireServices: boolean;
   /** Live providers (CONTRACT 6): base URLs are configurable so tests point them at local fakes. */
@@ -188,6 +194,7 @@ export function loadConfig(env: Env = process.env): XaalisConfig {
     ipRateLimitBurst: int('IP_RATE_LIMIT_BURST', 30, 1, 1_000_000),
     logLevel: logLevel as XaalisConfig['logLevel'],
     kafkaMaxWaitMs: int('KAFKA_MAX_WAIT_MS', 5000, 1, 60_000),
+    kafkaSessionTimeoutMs: int('KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 1_800_000),
     requireServices: bool('XAALIS_REQUIRE_SERVICES', false),
     wave: {
       apiBaseUrl: baseUrl(url('WAVE_API_BASE_URL', ['http:', 'https:']) ?? 'https://api.wave.com'),

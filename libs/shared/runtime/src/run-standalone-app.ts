@@ -21,7 +21,11 @@ export async function runStandaloneApp(app: AppName, module: Type<unknown>): Pro
     app,
     module,
     infra,
-    bus: { kafkaBrokers: config.kafkaBrokers, kafkaMaxWaitMs: config.kafkaMaxWaitMs },
+    bus: {
+      kafkaBrokers: config.kafkaBrokers,
+      kafkaMaxWaitMs: config.kafkaMaxWaitMs,
+      kafkaSessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    },
     port: config.port,
     openApi: app === 'gateway',
   });

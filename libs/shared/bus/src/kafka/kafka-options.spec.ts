@@ -36,6 +36,17 @@ describe('kafka options', () => {
       kafkaClientOptions({ brokers, app: 'payouts', producerOnly: true }).options.producerOnlyMode,
     ).toBe(true);
   });
+
+  it('keep a silent member for kafkajs’ 30 s unless told, heartbeating every third of it, 3 s at most', () => {
+    expect(kafkaClientOptions({ brokers, app: 'gateway' }).options.consumer).toMatchObject({
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+    });
+    const shorter = { brokers, app: 'payments' as const, sessionTimeoutMs: 6_000 };
+    for (const { options } of [kafkaClientOptions(shorter), kafkaMicroserviceOptions(shorter)]) {
+      expect(options.consumer).toMatchObject({ sessionTimeout: 6_000, heartbeatInterval: 2_000 });
+    }
+  });
 });
 
 describe('JsonKafkaSerializer', () => {

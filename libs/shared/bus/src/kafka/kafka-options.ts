@@ -12,6 +12,13 @@ export interface KafkaBusOptions {
    * every reply takes 5 s.
    */
   maxWaitTimeInMs?: number;
+  /**
+   * How long a consumer group waits for a member that stopped heartbeating (kafkajs default
+   * 30000). A restarted app's consumers join once the group has dropped its dead ones, so after a
+   * crash this is how long the app's topics go unread. Heartbeats go every third of it, every 3 s
+   * at most (kafkajs's interval).
+   */
+  sessionTimeoutMs?: number;
 }
 
 export type KafkaTransportOptions = Required<Pick<KafkaOptions, 'transport'>> & {
@@ -19,6 +26,8 @@ export type KafkaTransportOptions = Required<Pick<KafkaOptions, 'transport'>> & 
 };
 
 const DEFAULT_MAX_WAIT_MS = 5_000;
+const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
+const MAX_HEARTBEAT_INTERVAL_MS = 3_000;
 
 function common(options: KafkaBusOptions) {
   return {
@@ -35,6 +44,20 @@ function common(options: KafkaBusOptions) {
   };
 }
 
+/** The consumer settings the app's server and client share (their group ids differ by postfix). */
+function consumer(options: KafkaBusOptions) {
+  const sessionTimeout = options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  return {
+    groupId: options.app,
+    // Subscribing asks for the topic's metadata; with auto-creation that creates the topic,
+    // so a consumer can start before anything was ever produced to it.
+    allowAutoTopicCreation: true,
+    maxWaitTimeInMs: options.maxWaitTimeInMs ?? DEFAULT_MAX_WAIT_MS,
+    sessionTimeout,
+    heartbeatInterval: Math.min(MAX_HEARTBEAT_INTERVAL_MS, Math.floor(sessionTimeout / 3)),
+  };
+}
+
 /**
  * The app's server: consumer group `<app>-server`, so each app gets every event of the topics
  * it has `@EventPattern`s for once, and requests of the patterns it owns.
@@ -45,13 +68,7 @@ export function kafkaMicroserviceOptions(options: KafkaBusOptions): KafkaTranspo
     options: {
       ...common(options),
       postfixId: '-server',
-      consumer: {
-        groupId: options.app,
-        // Subscribing asks for the topic's metadata; with auto-creation that creates the topic,
-        // so a consumer can start before anything was ever produced to it.
-        allowAutoTopicCreation: true,
-        maxWaitTimeInMs: options.maxWaitTimeInMs ?? DEFAULT_MAX_WAIT_MS,
-      },
+      consumer: consumer(options),
       // A new group starts at the oldest retained message, not the newest: an event published
       // while the group was still joining (a 3 s wait on the mock) is not lost.
       subscribe: { fromBeginning: true },
@@ -72,11 +89,7 @@ export function kafkaClientOptions(
       ...common(options),
       postfixId: '-client',
       producerOnlyMode: options.producerOnly ?? false,
-      consumer: {
-        groupId: options.app,
-        allowAutoTopicCreation: true,
-        maxWaitTimeInMs: options.maxWaitTimeInMs ?? DEFAULT_MAX_WAIT_MS,
-      },
+      consumer: consumer(options),
     },
   };
 }
