@@ -51,8 +51,8 @@ export async function requireOwnCursor(
   owner: { merchantId: string; mode: Mode },
   startingAfter: string | undefined,
 ): Promise<void> {
-  if (startingAfter === undefined) return;
   if (!TABLE_NAME.test(table)) throw new TypeError(`Not a table name: ${table}`);
+  if (startingAfter === undefined) return;
   const { rows } = await db.query({
     name: `${table}_cursor`,
     text: `SELECT 1 FROM ${table} WHERE id = $1 AND merchant_id = $2 AND mode = $3`,

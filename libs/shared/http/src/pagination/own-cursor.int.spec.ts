@@ -57,6 +57,9 @@ describeWithPostgres('requireOwnCursor', () => {
     await expect(
       requireOwnCursor(database.pool, 'things; DROP TABLE things', owner, 'th_1'),
     ).rejects.toThrow(TypeError);
+    await expect(
+      requireOwnCursor(database.pool, 'things; DROP TABLE things', owner, undefined),
+    ).rejects.toThrow(TypeError);
     const { rows } = await database.pool.query(`SELECT count(*)::int AS n FROM things`);
     expect(rows[0].n).toBe(3);
   });
