@@ -128,6 +128,32 @@ describe('embedded mode (npm start)', () => {
     expect(second.run.output()).not.toMatch(/Test secret key|secret_key|sk_test_/);
     expect(second.run.output()).toContain(`Demo merchant ${demo.merchantId}`);
     await expectDataSurvived(second.url);
+    serviceUrl = second.url;
+  });
+
+  it('starts its Postgres again when that alone is killed, and answers again on the same data', async () => {
+    const second = runs[1]!;
+    const [killed] = postgresOf(second);
+    const http = new HttpClient(serviceUrl);
+    process.kill(killed!, 'SIGKILL');
+
+    const statuses = new Set<number>();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { status } = await http.get('/v1/account', { bearer: flow!.secretKey });
+      statuses.add(status);
+      if (status === 200 || Date.now() > deadline) break;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+
+    expect([...statuses].filter((status) => status !== 503)).toEqual([200]);
+    await expectDataSurvived(serviceUrl);
+    expect(postgresOf(second)).toEqual([expect.any(Number)]);
+    expect(postgresOf(second)).not.toContain(killed);
+    const output = second.output();
+    const lost = output.indexOf('The embedded Postgres stopped (SIGKILL); starting it again.');
+    expect(lost).toBeGreaterThanOrEqual(0);
+    expect(output.indexOf('The embedded Postgres is running again.', lost)).toBeGreaterThan(lost);
   });
 
   it('starts again after kill -9 of the service and its Postgres (stale postmaster.pid)', async () => {

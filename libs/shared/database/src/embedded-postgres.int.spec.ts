@@ -40,6 +40,19 @@ function freePort(): Promise<number> {
   });
 }
 
+/** `sql`'s rows once the server answers again (it is being started again), within 30 s. */
+async function queryOnceBack<T>(url: string, sql: string): Promise<T[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await query<T>(url, sql);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+  }
+}
+
 const ROOT = resolve(__dirname, '../../../..');
 
 /** Another process serving the data dir, as the running service would. */
@@ -65,7 +78,7 @@ describeEmbedded('startEmbeddedPostgres', () => {
   let dataDir: string;
   let serverHome: string;
   const servers: EmbeddedPostgres[] = [];
-  const start = async (options: { port?: number } = {}) => {
+  const start = async (options: { port?: number; log?: (line: string) => void } = {}) => {
     const server = await startEmbeddedPostgres({ dataDir, serverHome, ...options });
     servers.push(server);
     return server;
@@ -140,18 +153,112 @@ describeEmbedded('startEmbeddedPostgres', () => {
     }
   });
 
-  it('recovers after the server itself was killed (stale postmaster.pid)', async () => {
-    const server = await start();
-    await query(server.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
-    const { pid } = readPostmasterPid(join(dataDir, 'pg'))!;
-    process.kill(pid, 'SIGKILL');
-    while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 10));
+  it('recovers at the next start after the server and its owner were both killed (stale postmaster.pid)', async () => {
+    const owner = await startInChild(dataDir);
+    const served = readPostmasterPid(join(dataDir, 'pg'))!;
+    const visitor = await start();
+    await query(visitor.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
+    await visitor.stop();
+    const ownerExited = new Promise((resolveExit) => owner.once('exit', resolveExit));
+    owner.kill('SIGKILL');
+    await ownerExited;
+    process.kill(served.pid, 'SIGKILL');
+    while (isAlive(served.pid)) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(true);
-    await server.stop();
 
     const again = await start();
 
+    expect(again.ownsServer).toBe(true);
     expect(await query(again.url, 'SELECT v FROM kept')).toEqual([{ v: 42 }]);
+  });
+
+  it('starts the server again, on the same port with its data, when it is killed while we own it', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    await query(server.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (42)');
+    const killed = readPostmasterPid(join(dataDir, 'pg'))!;
+
+    process.kill(killed.pid, 'SIGKILL');
+
+    expect(await queryOnceBack<{ v: number }>(server.url, 'SELECT v FROM kept')).toEqual([
+      { v: 42 },
+    ]);
+    const now = readPostmasterPid(join(dataDir, 'pg'))!;
+    expect(now.pid).not.toBe(killed.pid);
+    expect(now.port).toBe(server.port);
+    expect(lines).toEqual([
+      'The embedded Postgres stopped (SIGKILL); starting it again.',
+      'The embedded Postgres is running again.',
+    ]);
+    await server.stop();
+    expect(isAlive(now.pid)).toBe(false);
+  });
+
+  it('starts an adopted server again when it is killed', async () => {
+    const child = await startInChild(dataDir);
+    const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+    child.kill('SIGKILL');
+    await exited;
+    const lines: string[] = [];
+    const heir = await start({ log: (line) => lines.push(line) });
+    expect(heir.ownsServer).toBe(true);
+    const adopted = readPostmasterPid(join(dataDir, 'pg'))!;
+
+    process.kill(adopted.pid, 'SIGKILL');
+
+    expect(await queryOnceBack<{ one: number }>(heir.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    expect(readPostmasterPid(join(dataDir, 'pg'))!.pid).not.toBe(adopted.pid);
+    expect(lines[0]).toBe(
+      'The embedded Postgres stopped (its process is gone); starting it again.',
+    );
+  });
+
+  it('keeps trying to start a killed server until it can', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    const pgDir = join(dataDir, 'pg');
+    const killed = readPostmasterPid(pgDir)!;
+    chmodSync(pgDir, 0o000); // the server cannot open its cluster: every start fails
+
+    process.kill(killed.pid, 'SIGKILL');
+    while (lines.length < 3) await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    chmodSync(pgDir, 0o700);
+
+    expect(await queryOnceBack<{ one: number }>(server.url, 'SELECT 1 AS one')).toEqual([
+      { one: 1 },
+    ]);
+    expect(lines[0]).toBe('The embedded Postgres stopped (SIGKILL); starting it again.');
+    expect(lines[1]).toMatch(
+      /^The embedded Postgres did not start again \(.+\); next try in 1 s\.$/s,
+    );
+    expect(lines.at(-1)).toBe('The embedded Postgres is running again.');
+  });
+
+  it('leaves a server shut down cleanly by someone else (Ctrl-C reaches it too) down', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    const { pid } = readPostmasterPid(join(dataDir, 'pg'))!;
+
+    process.kill(pid, 'SIGINT'); // Postgres' fast shutdown, as a terminal's Ctrl-C sends it
+    while (isAlive(pid)) await new Promise((resolveWait) => setTimeout(resolveWait, 10));
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1_000));
+
+    expect(readPostmasterPid(join(dataDir, 'pg'))).toBeUndefined();
+    expect(lines).toEqual([]);
+    await server.stop();
+  });
+
+  it('leaves a server it was asked to stop stopped', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+    const { pid } = readPostmasterPid(join(dataDir, 'pg'))!;
+
+    await server.stop();
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1_500));
+
+    expect(isAlive(pid)).toBe(false);
+    expect(readPostmasterPid(join(dataDir, 'pg'))).toBeUndefined();
+    expect(lines).toEqual([]);
   });
 
   it('connects to a server another live process runs, and adopts it once that process is killed', async () => {

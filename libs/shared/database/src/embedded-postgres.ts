@@ -22,7 +22,8 @@ import {
   reachableBinaries,
 } from './embedded-postgres-placement';
 import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
-import { freePort, isPortFree, sleep, stopChild, stopOrphan } from './embedded-postgres-process';
+import { freePort, isPortFree, sleep } from './embedded-postgres-process';
+import { superviseServer, type SupervisorOptions } from './embedded-postgres-supervisor';
 import { readState, writeState } from './embedded-postgres-state';
 import { canEnter } from './server-user-reach';
 
@@ -42,6 +43,11 @@ export interface EmbeddedPostgresOptions {
    * reach the checkout's node_modules or dataDir. Default /var/lib/xaalis.
    */
   serverHome?: string;
+  /**
+   * Where the server's supervision reports a server lost and started again (see
+   * embedded-postgres-supervisor.ts). Default: standard error.
+   */
+  log?: (line: string) => void;
 }
 
 /** Where the server's files are, for the start-up lines. */
@@ -78,8 +84,10 @@ const USER = 'postgres';
  * `serverHome` (see embedded-postgres-placement.ts). Crash cases:
  * - our process was killed (-9): the server it spawned runs on, orphaned. The next start finds
  *   it alive with a dead owner and adopts it instead of fighting over the data dir.
- * - the server itself was killed (-9): its postmaster.pid is stale. Postgres recovers from it on
- *   its own unless the pid now belongs to another process, in which case we remove the file.
+ * - the server itself was killed (-9): while we own it, it is started again at once
+ *   (embedded-postgres-supervisor.ts). Otherwise its postmaster.pid is stale: Postgres recovers
+ *   from it on its own at the next start unless the pid now belongs to another process, in which
+ *   case we remove the file.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
@@ -126,6 +134,14 @@ export async function startEmbeddedPostgres(
     binariesCopiedFrom: copiedFrom,
   };
 
+  // The server we own is started again where it was should it stop without being asked.
+  const supervision = (port: number): SupervisorOptions => ({
+    relaunch: async () =>
+      (await launch(binaries.postgres, pgDir, async () => port, runAs, timeoutMs, dataDir)).child,
+    timeoutMs,
+    log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  });
+
   const running = readPostmasterPid(pgDir);
   if (running !== undefined && isServerOf(running.pid, pgDir)) {
     await waitUntilReady(pgDir, running.pid, undefined, timeoutMs, dataDir);
@@ -135,7 +151,8 @@ export async function startEmbeddedPostgres(
     }
     writeState(dataDir, { ...state, port: running.port, ownerPid: process.pid });
     await ensureDatabase(state.password, running.port, database);
-    return owned(url, running.port, placement, dataDir, () => stopOrphan(running.pid, timeoutMs));
+    const supervisor = superviseServer({ pid: running.pid }, supervision(running.port));
+    return owned(url, running.port, placement, dataDir, supervisor.stop);
   }
   if (running !== undefined && isAlive(running.pid)) {
     // The pid was reused by another program: the lock file is stale and would block the start.
@@ -157,13 +174,8 @@ export async function startEmbeddedPostgres(
   writeState(dataDir, { ...state, port, ownerPid: process.pid });
   await ensureDatabase(state.password, port, database);
   const url = urlFor(state.password, port, database);
-  // Without this an ordinary exit would orphan the server too; a signal is all 'exit' allows.
-  const onExit = () => server.kill('SIGINT');
-  process.once('exit', onExit);
-  return owned(url, port, placement, dataDir, async () => {
-    process.removeListener('exit', onExit);
-    await stopChild(server, timeoutMs);
-  });
+  const supervisor = superviseServer({ child: server }, supervision(port));
+  return owned(url, port, placement, dataDir, supervisor.stop);
 }
 
 function owned(
