@@ -156,6 +156,27 @@ describe('embedded mode (npm start)', () => {
     expect(output.indexOf('The embedded Postgres is running again.', lost)).toBeGreaterThan(lost);
   });
 
+  it('refuses a second start on a port in use, saying so, and leaves the running service alone', async () => {
+    const port = new URL(serviceUrl).port;
+    const second = runs[1]!;
+    const [server] = postgresOf(second);
+    const clash = startProcess({
+      name: 'embedded (port in use)',
+      entry: 'apps/embedded/src/main.ts',
+      env: { ...serviceEnv(), DATA_DIR: dataDir.path, DATABASE_URL: undefined, PORT: port },
+    });
+
+    expect(await clash.exited).toEqual({ code: 1, signal: null });
+    expect(clash.output()).toContain(
+      `Port ${port} is already in use (on 0.0.0.0): stop what listens there, or set PORT to another port.`,
+    );
+    expect(postgresOf(second)).toEqual([server]);
+    const account = await new HttpClient(serviceUrl).get('/v1/account', {
+      bearer: flow!.secretKey,
+    });
+    expect(account.status).toBe(200);
+  });
+
   it('starts again after kill -9 of the service and its Postgres (stale postmaster.pid)', async () => {
     const second = runs[1]!;
     expect(postgresOf(second)).toHaveLength(1);

@@ -56,9 +56,22 @@ export async function bootApp(options: BootOptions): Promise<NestFastifyApplicat
     bus.strategy.callDirectly(directRequestHandlers(app));
   app.connectMicroservice(bus, { inheritAppConfig: false });
   await app.startAllMicroservices();
-  if (options.port !== undefined) await app.listen(options.port, options.host ?? '0.0.0.0');
+  if (options.port !== undefined) await listen(app, options.port, options.host ?? '0.0.0.0');
   else await app.init();
   return app;
+}
+
+/** The HTTP listener; a port already taken is said in words that tell what to do. */
+async function listen(app: NestFastifyApplication, port: number, host: string): Promise<void> {
+  try {
+    await app.listen(port, host);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `Port ${port} is already in use (on ${host}): stop what listens there, or set PORT to another port.`,
+      { cause: error },
+    );
+  }
 }
 
 /**
