@@ -3,17 +3,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stopChild, stopOrphan } from './embedded-postgres-process';
 import { isAlive } from './postmaster-pid';
 
-/** The server we own: one we started (its child process), or one we adopted from a dead owner. */
-export type OwnedServer = { child: ChildProcess } | { pid: number };
+/**
+ * The server of the cluster as this process has it: one it started (its child process), one it
+ * adopted from a dead owner, or one another live process owns, which it only visits.
+ */
+export type Server = { child: ChildProcess } | { pid: number } | { visiting: number };
 
 export interface SupervisorOptions {
-  /** Starts the server again on the same cluster and port; resolves once it accepts connections. */
-  relaunch(): Promise<ChildProcess>;
+  /**
+   * The server again, on the same cluster and port, once it accepts connections: started, or
+   * found running (another process got there first).
+   */
+  relaunch(): Promise<Server>;
   /** How long a stop may take before it kills the server. */
   timeoutMs: number;
   /** What the supervisor has to say (the server lost, back, failing to start). */
   log(line: string): void;
-  /** How often an adopted server, which is not our child, is looked at. Default 1 s. */
+  /** How often a server that is not our child is looked at. Default 1 s. */
   pollMs?: number;
 }
 
@@ -22,20 +28,22 @@ const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 
 /**
- * Keeps the embedded server running for as long as we own it. A server that stops without being
- * asked (killed by a signal, crashed, taken by the OOM killer: anything but a clean shutdown) is
- * started again on the same cluster and port:
- * Postgres replays its WAL, so every committed write is there, and the service's pools open new
- * connections as they need them. Meanwhile requests answer `unavailable` (503, retry shortly), as
- * with any database out of reach. A start that fails (the port taken, the disk full) is tried
- * again, later each time, until it succeeds or the server is stopped.
+ * Keeps the embedded server running for as long as this process uses it. A server that stops
+ * without this process asking (killed by a signal, crashed, taken by the OOM killer, or stopped by
+ * the process it belonged to, which exited) is started again on the same cluster and port:
+ * Postgres replays its WAL, so every committed write is there, and the pools open new connections
+ * as they need them. Meanwhile requests answer `unavailable` (503, retry shortly), as with any
+ * database out of reach. A start that fails (the port taken, the disk full) is tried again, later
+ * each time, until it succeeds or `stop()` is called.
  *
- * A server we started is our child and tells us when it exits; one adopted from a process that
- * died is looked at every `pollMs`. `stop()` ends the supervision and then the server. Whichever
- * server runs when this process exits normally is stopped with it.
+ * A server we started is our child and tells us when it exits; its clean exit (code 0) is a
+ * shutdown someone asked for (Ctrl-C reaches the whole process group, a service manager stops
+ * every process of the service), and it stays down. Any other server is looked at every `pollMs`.
+ * `stop()` ends the supervision and then the server, if it is ours by then; whichever server of
+ * ours runs when this process exits normally is stopped with it.
  */
 export function superviseServer(
-  first: OwnedServer,
+  first: Server,
   options: SupervisorOptions,
 ): { stop(): Promise<void> } {
   const pollMs = options.pollMs ?? 1_000;
@@ -59,8 +67,7 @@ export function superviseServer(
   const restart = async () => {
     for (let attempt = 1; !stopping.signal.aborted; attempt++) {
       try {
-        const child = await options.relaunch();
-        watch({ child });
+        watch(await options.relaunch());
         options.log('The embedded Postgres is running again.');
         return;
       } catch (error) {
@@ -73,18 +80,17 @@ export function superviseServer(
     }
   };
 
-  const watch = (server: OwnedServer) => {
+  const watch = (server: Server) => {
     current = server;
     if ('child' in server) {
-      // Exit code 0 is a shutdown someone asked for (Ctrl-C reaches the whole process group,
-      // a service manager stops every process of the service): that one stays down.
       server.child.once('exit', (code, signal) => {
         if (signal !== null || code !== 0) lost(signal ?? `exit code ${code}`);
       });
       return;
     }
+    const pid = 'pid' in server ? server.pid : server.visiting;
     poll = setInterval(() => {
-      if (isAlive(server.pid)) return;
+      if (isAlive(pid)) return;
       clearInterval(poll);
       lost('its process is gone');
     }, pollMs);
@@ -100,7 +106,7 @@ export function superviseServer(
       process.removeListener('exit', onExit);
       const server = current;
       if ('child' in server) await stopChild(server.child, options.timeoutMs);
-      else await stopOrphan(server.pid, options.timeoutMs);
+      else if ('pid' in server) await stopOrphan(server.pid, options.timeoutMs);
     },
   };
 }

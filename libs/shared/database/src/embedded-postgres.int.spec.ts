@@ -213,6 +213,35 @@ describeEmbedded('startEmbeddedPostgres', () => {
     );
   });
 
+  it('takes the server over, on the same port with its data, when the process it visited exits and stops it', async () => {
+    const owner = await startInChild(dataDir);
+    const lines: string[] = [];
+    const visitor = await start({ log: (line) => lines.push(line) });
+    expect(visitor.ownsServer).toBe(false);
+    await query(visitor.url, 'CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)');
+    const served = readPostmasterPid(join(dataDir, 'pg'))!;
+
+    const ownerExited = new Promise((resolveExit) => owner.once('exit', resolveExit));
+    owner.kill('SIGTERM'); // an ordinary exit: its server is stopped with it
+    await ownerExited;
+
+    expect(await queryOnceBack<{ v: number }>(visitor.url, 'SELECT v FROM kept')).toEqual([
+      { v: 7 },
+    ]);
+    const now = readPostmasterPid(join(dataDir, 'pg'))!;
+    expect(now.pid).not.toBe(served.pid);
+    expect(now.port).toBe(visitor.port);
+    expect(JSON.parse(readFileSync(join(dataDir, 'pg.json'), 'utf8'))).toEqual(
+      expect.objectContaining({ ownerPid: process.pid }),
+    );
+    expect(lines).toEqual([
+      'The embedded Postgres stopped (its process is gone); starting it again.',
+      'The embedded Postgres is running again.',
+    ]);
+    await visitor.stop(); // it is ours now: stopped with us
+    expect(isAlive(now.pid)).toBe(false);
+  });
+
   it('keeps trying to start a killed server until it can', async () => {
     const lines: string[] = [];
     const server = await start({ log: (line) => lines.push(line) });

@@ -23,7 +23,7 @@ import {
 } from './embedded-postgres-placement';
 import { isAlive, isServerOf, readPostmasterPid } from './postmaster-pid';
 import { freePort, isPortFree, sleep } from './embedded-postgres-process';
-import { superviseServer, type SupervisorOptions } from './embedded-postgres-supervisor';
+import { superviseServer, type Server } from './embedded-postgres-supervisor';
 import { readState, writeState } from './embedded-postgres-state';
 import { canEnter } from './server-user-reach';
 
@@ -67,11 +67,12 @@ export interface EmbeddedPostgres {
   port: number;
   /**
    * false when another live process was already serving this data dir (say `npm run replay` while
-   * the service runs): we only connected, and stop() leaves that server alone.
+   * the service runs): we only connected, and stop() leaves that server alone. Should that process
+   * exit and its server stop with it, this one starts the server again and owns it from then on.
    */
   ownsServer: boolean;
   placement: EmbeddedPlacement;
-  /** Fast shutdown (sessions are cut, committed data is safe), when we own the server. */
+  /** Fast shutdown (sessions are cut, committed data is safe), when we own the server by then. */
   stop(): Promise<void>;
 }
 
@@ -84,10 +85,10 @@ const USER = 'postgres';
  * `serverHome` (see embedded-postgres-placement.ts). Crash cases:
  * - our process was killed (-9): the server it spawned runs on, orphaned. The next start finds
  *   it alive with a dead owner and adopts it instead of fighting over the data dir.
- * - the server itself was killed (-9): while we own it, it is started again at once
- *   (embedded-postgres-supervisor.ts). Otherwise its postmaster.pid is stale: Postgres recovers
- *   from it on its own at the next start unless the pid now belongs to another process, in which
- *   case we remove the file.
+ * - the server itself was killed (-9), or stopped with the process that owned it while we used
+ *   it: it is started again at once (embedded-postgres-supervisor.ts). With no process left to do
+ *   so its postmaster.pid is stale: Postgres recovers from it on its own at the next start unless
+ *   the pid now belongs to another process, in which case we remove the file.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
@@ -134,67 +135,65 @@ export async function startEmbeddedPostgres(
     binariesCopiedFrom: copiedFrom,
   };
 
-  // The server we own is started again where it was should it stop without being asked.
-  const supervision = (port: number): SupervisorOptions => ({
-    relaunch: async () =>
-      (await launch(binaries.postgres, pgDir, async () => port, runAs, timeoutMs, dataDir)).child,
+  const known = state;
+  /**
+   * The cluster's server: one another live process owns (visited), one whose owner died
+   * (adopted), or one started here on the port `choosePort` gives. At the first start, and again
+   * whenever the server is lost.
+   */
+  const findOrStart = async (
+    choosePort: (attempt: number) => Promise<number>,
+  ): Promise<{ server: Server; port: number }> => {
+    const running = readPostmasterPid(pgDir);
+    if (running !== undefined && isServerOf(running.pid, pgDir)) {
+      await waitUntilReady(pgDir, running.pid, undefined, timeoutMs, dataDir);
+      const owner = readState(dataDir)?.ownerPid;
+      if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+        return { server: { visiting: running.pid }, port: running.port };
+      }
+      writeState(dataDir, { ...known, port: running.port, ownerPid: process.pid });
+      return { server: { pid: running.pid }, port: running.port };
+    }
+    if (running !== undefined && isAlive(running.pid)) {
+      // The pid was reused by another program: the lock file is stale and would block the start.
+      unlinkSync(join(pgDir, 'postmaster.pid'));
+    }
+    const { child, port } = await launch(
+      binaries.postgres,
+      pgDir,
+      choosePort,
+      runAs,
+      timeoutMs,
+      dataDir,
+    );
+    writeState(dataDir, { ...known, port, ownerPid: process.pid });
+    return { server: { child }, port };
+  };
+
+  const remembered = known.port;
+  const { server, port } = await findOrStart(
+    async (attempt) =>
+      options.port ??
+      (attempt === 1 && (await isPortFree(remembered)) ? remembered! : await freePort()),
+  );
+  const ownsServer = !('visiting' in server);
+  if (ownsServer) await ensureDatabase(known.password, port, database);
+  // The server is started again where it was should it stop without this process asking.
+  const supervisor = superviseServer(server, {
+    relaunch: async () => (await findOrStart(async () => port)).server,
     timeoutMs,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   });
-
-  const running = readPostmasterPid(pgDir);
-  if (running !== undefined && isServerOf(running.pid, pgDir)) {
-    await waitUntilReady(pgDir, running.pid, undefined, timeoutMs, dataDir);
-    const url = urlFor(state.password, running.port, database);
-    if (state.ownerPid !== undefined && isAlive(state.ownerPid)) {
-      return { url, port: running.port, ownsServer: false, placement, stop: async () => undefined };
-    }
-    writeState(dataDir, { ...state, port: running.port, ownerPid: process.pid });
-    await ensureDatabase(state.password, running.port, database);
-    const supervisor = superviseServer({ pid: running.pid }, supervision(running.port));
-    return owned(url, running.port, placement, dataDir, supervisor.stop);
-  }
-  if (running !== undefined && isAlive(running.pid)) {
-    // The pid was reused by another program: the lock file is stale and would block the start.
-    unlinkSync(join(pgDir, 'postmaster.pid'));
-  }
-
-  const remembered = state.port;
-  const choosePort = async (attempt: number) =>
-    options.port ??
-    (attempt === 1 && (await isPortFree(remembered)) ? remembered! : await freePort());
-  const { child: server, port } = await launch(
-    binaries.postgres,
-    pgDir,
-    choosePort,
-    runAs,
-    timeoutMs,
-    dataDir,
-  );
-  writeState(dataDir, { ...state, port, ownerPid: process.pid });
-  await ensureDatabase(state.password, port, database);
-  const url = urlFor(state.password, port, database);
-  const supervisor = superviseServer({ child: server }, supervision(port));
-  return owned(url, port, placement, dataDir, supervisor.stop);
-}
-
-function owned(
-  url: string,
-  port: number,
-  placement: EmbeddedPlacement,
-  dataDir: string,
-  stopServer: () => Promise<void>,
-): EmbeddedPostgres {
   let stopping: Promise<void> | undefined;
   return {
-    url,
+    url: urlFor(known.password, port, database),
     port,
-    ownsServer: true,
+    ownsServer,
     placement,
     stop: () => {
-      stopping ??= stopServer().then(() => {
-        const state = readState(dataDir);
-        if (state?.ownerPid === process.pid) writeState(dataDir, { ...state, ownerPid: undefined });
+      stopping ??= supervisor.stop().then(() => {
+        const now = readState(dataDir);
+        if (now?.ownerPid === process.pid) writeState(dataDir, { ...now, ownerPid: undefined });
       });
       return stopping;
     },
