@@ -150,6 +150,8 @@ describe('embedded mode (npm start)', () => {
     await expectDataSurvived(serviceUrl);
     expect(postgresOf(second)).toEqual([expect.any(Number)]);
     expect(postgresOf(second)).not.toContain(killed);
+    // Said when the server's start returns, which may be a moment after it first answers.
+    await second.waitForLine(/^The embedded Postgres is running again\.$/, 10_000);
     const output = second.output();
     const lost = output.indexOf('The embedded Postgres stopped (SIGKILL); starting it again.');
     expect(lost).toBeGreaterThanOrEqual(0);
